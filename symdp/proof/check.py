@@ -1,0 +1,470 @@
+"""The check cascade: structural, symbolic, exact enumeration, high-precision numerics.
+
+Each step is checked by the first conclusive stage:
+
+1. **structural** -- ``lhs == rhs`` as SymPy trees;
+2. **symbolic** -- after ``doit()`` (closed forms of symdp objects), under the
+   hypotheses turned into SymPy assumptions: ``simplify(lhs - rhs) == 0``
+   (also after rewriting :math:`\\Phi` to ``erfc``); for inequalities, the sign
+   of the simplified difference, also after reparametrising bounded parameters
+   ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
+3. **enumeration** -- when the step holds :class:`~symdp.proof.enumerable.Enumerated`
+   atoms and every free symbol has an enumeration range: every case, exactly;
+4. **numeric** -- both sides at two precisions (default 30 and 60 digits) at
+   seeded points from the hypotheses.  A pass needs agreement within
+   ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
+   precisions.  A failure at the higher precision is confirmed at twice that
+   precision, and re-checked exactly when both sides are rational at the
+   point, before it is reported as REFUTED.
+
+A numeric pass is NUMERIC, never PROVED.  ``check_*`` functions report; they
+never raise on a failing step (see :func:`assert_derivation` for a strict helper).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ..errors import DerivationError
+from .derivation import Derivation, Step
+from .enumerable import Enumerated, enumerate_atoms
+from .sampling import is_integer_domain, sample_points, seed_for
+from .verdict import Counterexample, StepResult, Verdict
+
+DEFAULT_DPS = (30, 60)
+DEFAULT_POINTS = 24
+SYMBOLIC_SECONDS = 4.0
+
+
+# --------------------------------------------------------------------------- helpers
+
+class _Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Raise ``_Timeout`` after ``seconds`` (SIGALRM; no limit off the main thread)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Timeout()
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def expand(expr: sp.Basic) -> sp.Basic:
+    """Closed forms of symdp objects (``doit``), keeping Enumerated atoms."""
+    try:
+        return expr.doit(deep=True)
+    except Exception:  # noqa: BLE001 - an object without a closed form stays as it is
+        return expr
+
+
+def assumption_symbols(hypotheses: dict) -> dict:
+    """Map each symbol to a Dummy carrying what its domain implies as assumptions."""
+    mapping = {}
+    for symbol, domain in hypotheses.items():
+        assumptions = {"real": True}
+        lo, hi = domain.inf, domain.sup
+        if is_integer_domain(domain):
+            assumptions["integer"] = True
+        if lo.is_finite and lo >= 0:
+            assumptions["nonnegative"] = True
+            if lo > 0 or (lo == 0 and 0 not in domain):
+                assumptions["positive"] = True
+        if hi.is_finite and hi <= 0:
+            assumptions["nonpositive"] = True
+            if hi < 0 or (hi == 0 and 0 not in domain):
+                assumptions["negative"] = True
+        mapping[symbol] = sp.Dummy(symbol.name, **assumptions)
+    return mapping
+
+
+def _is_zero(expr) -> bool | None:
+    if expr == 0:
+        return True
+    z = expr.is_zero
+    return z
+
+
+def _sign_holds(diff: sp.Expr, relation: str) -> bool | None:
+    """Does ``diff = lhs - rhs`` satisfy ``diff REL 0``?  True/False/None (undecided)."""
+    if relation == "<=":
+        return diff.is_nonpositive
+    if relation == "<":
+        return diff.is_negative
+    if relation == ">=":
+        return diff.is_nonnegative
+    if relation == ">":
+        return diff.is_positive
+    return _is_zero(diff)
+
+
+def _relation_holds(lhs, rhs, relation: str, tol) -> bool:
+    diff = lhs - rhs
+    if relation == "=":
+        return abs(diff) <= tol
+    if relation in ("<=", "<"):
+        return diff <= tol
+    return diff >= -tol
+
+
+def _fmt(value, digits=20) -> str:
+    if isinstance(value, sp.Rational):
+        return str(value)
+    if isinstance(value, sp.Float):
+        return sp.Float(value, digits).__str__()
+    return str(value)
+
+
+# --------------------------------------------------------------------------- stages
+
+def _structural(step: Step) -> StepResult | None:
+    if step.lhs == step.rhs:
+        if step.relation in ("=", "<=", ">="):
+            return StepResult(Verdict.PROVED, "both sides are the same expression", "structural")
+    return None
+
+
+def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | None, list]:
+    tried = []
+    mapping = assumption_symbols(hypotheses)
+    L, R = lhs.xreplace(mapping), rhs.xreplace(mapping)
+    if L.atoms(Enumerated) or R.atoms(Enumerated):
+        tried.append("symbolic: skipped (enumerated quantities)")
+        return None, tried
+    diff = L - R
+    from ..special import to_erfc  # local: keeps the proof package free of cycles
+
+    attempts = [
+        ("simplify", lambda d: sp.simplify(d)),
+        ("simplify after Phi -> erfc", lambda d: sp.simplify(to_erfc(d))),
+        ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
+    ]
+    for name, attempt in attempts:
+        try:
+            with time_limit(seconds):
+                simplified = attempt(diff)
+                verdict = _sign_holds(simplified, relation)
+        except _Timeout:
+            tried.append(f"{name}: timed out after {seconds:g} s")
+            continue
+        except Exception as exc:  # noqa: BLE001 - a stage that fails just does not decide
+            tried.append(f"{name}: {type(exc).__name__}")
+            continue
+        if verdict is True:
+            what = "difference simplifies to 0" if simplified == 0 else \
+                f"sign of lhs - rhs decided under the hypotheses ({name})"
+            return StepResult(Verdict.PROVED, what, "symbolic"), tried
+        tried.append(f"{name}: undecided")
+        if relation == "=":
+            continue
+        # sign analysis after reparametrising bounded parameters
+        try:
+            with time_limit(seconds):
+                decided = _sign_by_reparametrisation(simplified, relation, hypotheses, mapping)
+        except _Timeout:
+            tried.append("reparametrised sign analysis: timed out")
+            break
+        except Exception as exc:  # noqa: BLE001
+            tried.append(f"reparametrised sign analysis: {type(exc).__name__}")
+            break
+        if decided:
+            return StepResult(Verdict.PROVED, "sign decided after reparametrising bounded "
+                              "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
+                              "symbolic"), tried
+        tried.append("reparametrised sign analysis: undecided")
+        break
+    return None, tried
+
+
+def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> bool:
+    substitutions, endpoints = {}, []
+    for symbol, domain in hypotheses.items():
+        dummy = mapping[symbol]
+        if dummy not in diff.free_symbols or not isinstance(domain, sp.Interval):
+            continue
+        a, b = domain.start, domain.end
+        if a.is_finite and b.is_finite:
+            t = sp.Dummy("t", nonnegative=True)
+            substitutions[dummy] = a + (b - a) / (1 + t)
+            if not domain.left_open:
+                endpoints.append((dummy, a))
+    if not substitutions:
+        return False
+    re_diff = sp.simplify(diff.xreplace(substitutions))
+    if _sign_holds(re_diff, relation) is not True:
+        return False
+    for dummy, value in endpoints:
+        at_end = sp.simplify(diff.xreplace({dummy: value}))
+        if _sign_holds(at_end, relation) is not True:
+            return False
+    return True
+
+
+def _exact_value(expr):
+    """The exact value of a closed numeric expression when it is rational, else None."""
+    try:
+        value = sp.simplify(expr)
+    except Exception:  # noqa: BLE001
+        return None
+    return value if value.is_Rational else None
+
+
+def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> StepResult | None:
+    if not (lhs.atoms(Enumerated) or rhs.atoms(Enumerated)):
+        return None
+    symbols = sorted(step.free_symbols, key=lambda s: s.name)
+    ranges = derivation.enumeration
+    missing = [s for s in symbols if s not in ranges]
+    if missing:
+        return StepResult(Verdict.UNDECIDED, "enumeration: no range for " +
+                          ", ".join(s.name for s in missing), "enumeration")
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    cases = 0
+    for values in itertools.product(*(ranges[s] for s in symbols)):
+        point = {s: sp.Integer(v) for s, v in zip(symbols, values)}
+        if any(point[s] not in derivation.hypotheses[s] for s in symbols):
+            continue
+        if not all(bool(c.xreplace(point)) for c in conditions):
+            continue
+        L = enumerate_atoms(lhs.xreplace(point))
+        R = enumerate_atoms(rhs.xreplace(point))
+        L, R = sp.nsimplify(sp.simplify(L)), sp.nsimplify(sp.simplify(R))
+        if not (L.is_Rational and R.is_Rational):
+            return StepResult(Verdict.UNDECIDED, f"enumeration: non-rational values at {point}",
+                              "enumeration")
+        cases += 1
+        holds = {"=": L == R, "<=": L <= R, "<": L < R, ">=": L >= R, ">": L > R}[relation]
+        if not holds:
+            cx = Counterexample({s.name: str(v) for s, v in point.items()}, str(L), str(R),
+                                str(L - R), exact=True)
+            return StepResult(Verdict.REFUTED, f"fails at {_point_str(point)}: lhs = {L}, rhs = {R}",
+                              "enumeration", counterexample=cx, points=cases)
+    if cases == 0:
+        return StepResult(Verdict.UNDECIDED, "enumeration: no case satisfies the hypotheses",
+                          "enumeration")
+    spans = ", ".join(f"{s.name} in {min(ranges[s])}..{max(ranges[s])}" for s in symbols)
+    return StepResult(Verdict.ENUMERATED, f"{cases} cases ({spans}), exact rationals",
+                      "enumeration", points=cases)
+
+
+def _point_str(point: dict) -> str:
+    return ", ".join(f"{getattr(s, 'name', s)}={v}" for s, v in point.items())
+
+
+def _evaluate(expr, dps):
+    value = sp.N(expr, dps, maxn=4 * dps + 100)
+    if value.has(sp.nan) or value.has(sp.zoo):
+        return None
+    if value in (sp.oo, -sp.oo):
+        return value
+    if not value.is_Number:
+        re_part, im_part = value.as_real_imag()
+        if im_part != 0 and abs(im_part) > sp.Float(10) ** (-dps + 5):
+            return None
+        value = re_part
+        if not value.is_Number:
+            return None
+    return value
+
+
+def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepResult:
+    lo_dps, hi_dps = dps
+    symbols = step.free_symbols
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
+                           seed=seed_for(derivation.id, index))
+    if not points:
+        return StepResult(Verdict.UNDECIDED, "numeric: no sample point satisfies the hypotheses "
+                          "and side conditions", "numeric")
+    checked, skipped = 0, 0
+    worst = None
+    for point in points:
+        L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
+        results = []
+        for d in (lo_dps, hi_dps):
+            lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+            results.append((d, lv, rv))
+        if any(lv is None or rv is None for _, lv, rv in results):
+            skipped += 1
+            continue
+        _, lv, rv = results[-1]
+        if any(v in (sp.oo, -sp.oo) for v in (lv, rv)):
+            holds = {"=": lv == rv, "<=": lv <= rv, "<": lv < rv,
+                     ">=": lv >= rv, ">": lv > rv}[relation]
+            if not bool(holds):
+                return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked)
+            checked += 1
+            continue
+        oks = []
+        for d, lv, rv in results:
+            tol = sp.Float(10, d) ** (-(d - 10)) * max(sp.Float(1), abs(lv), abs(rv))
+            oks.append(_relation_holds(lv, rv, relation, tol))
+        _, lv, rv = results[-1]
+        if relation in ("<", ">"):
+            tol = sp.Float(10, hi_dps) ** (-(hi_dps - 10)) * max(sp.Float(1), abs(lv), abs(rv))
+            if abs(lv - rv) <= tol:
+                exact = _exact_value(L0 - R0)
+                if exact is not None and exact == 0:
+                    return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked,
+                                       exact_values=(_exact_value(L0), _exact_value(R0)))
+                skipped += 1  # equal to within precision: strictness cannot be seen here
+                continue
+        if all(oks):
+            margin = (rv - lv) if relation in ("<=", "<") else (lv - rv) if relation in (">=", ">") \
+                else -abs(lv - rv)
+            if worst is None or margin < worst[0]:
+                worst = (margin, point)
+            checked += 1
+            continue
+        # confirm at a third, higher precision before refuting
+        d3 = 2 * hi_dps
+        lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
+        if lv3 is None or rv3 is None:
+            skipped += 1
+            continue
+        tol3 = sp.Float(10, d3) ** (-(d3 - 10)) * max(sp.Float(1), abs(lv3), abs(rv3))
+        if _relation_holds(lv3, rv3, relation, tol3):
+            if oks[-1]:
+                checked += 1
+                continue
+            skipped += 1  # the two higher precisions disagree: not counted either way
+            continue
+        exact_l, exact_r = _exact_value(L0), _exact_value(R0)
+        return _refutation(point, lv3, rv3, relation, "numeric", d3, checked,
+                           exact_values=(exact_l, exact_r), also=hi_dps)
+    if checked == 0:
+        return StepResult(Verdict.UNDECIDED, f"numeric: no point could be evaluated "
+                          f"({skipped} skipped)", "numeric")
+    margin_text = None
+    if worst is not None:
+        margin_text = sp.Float(worst[0], 5).__str__()
+    kind = "worst margin" if relation != "=" else "largest |lhs - rhs|"
+    shown = margin_text if relation != "=" or worst is None else _fmt(abs(worst[0]), 5)
+    detail = (f"{checked} points agree at {lo_dps} and {hi_dps} digits"
+              + (f", {kind} {shown}" if worst is not None else "")
+              + (f"; {skipped} points skipped (not evaluable or equal to within precision)"
+                 if skipped else ""))
+    return StepResult(Verdict.NUMERIC, detail, "numeric", points=checked, worst_margin=margin_text)
+
+
+def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
+                also=None) -> StepResult:
+    el, er = exact_values
+    exact = el is not None and er is not None
+    if exact:
+        ok = {"=": el == er, "<=": el <= er, "<": el < er, ">=": el >= er, ">": el > er}[relation]
+        if ok:  # the exact values say otherwise: never refute on rounding
+            return StepResult(Verdict.UNDECIDED, f"numeric failure at {_point_str(point)} "
+                              "not confirmed exactly", stage)
+        lhs_s, rhs_s, diff_s = str(el), str(er), str(el - er)
+    else:
+        lhs_s, rhs_s = _fmt(lv, 25), _fmt(rv, 25)
+        diff_s = _fmt(sp.Float(lv - rv, 25), 10) if lv not in (sp.oo, -sp.oo) else "inf"
+    cx = Counterexample({getattr(s, "name", str(s)): str(v) for s, v in point.items()},
+                        lhs_s, rhs_s, diff_s, exact=exact)
+    how = "exactly" if exact else f"at {also} and {dps_used} digits" if also else f"at {dps_used} digits"
+    detail = f"fails at {_point_str(point)}: lhs = {lhs_s}, rhs = {rhs_s} ({how})"
+    return StepResult(Verdict.REFUTED, detail, stage, counterexample=cx, points=checked + 1)
+
+
+# --------------------------------------------------------------------------- public API
+
+def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
+               points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS) -> StepResult:
+    """Run the cascade on one step of ``derivation``; never raises on a failing step."""
+    dps = tuple(sorted(dps))
+    if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
+        raise DerivationError(f"dps must be two distinct precisions >= 15; got dps={dps}")
+    result = _structural(step)
+    tried = []
+    if result is None:
+        lhs, rhs = expand(step.lhs), expand(step.rhs)
+        if step.side_conditions:
+            tried.append("symbolic: skipped (side conditions restrict the domain)")
+        else:
+            result, more = _symbolic(lhs, rhs, step.relation, derivation.hypotheses,
+                                     symbolic_seconds)
+            tried += more
+        if result is None:
+            result = _enumeration(lhs, rhs, step.relation, derivation, step)
+        if result is None or result.verdict is Verdict.UNDECIDED:
+            numeric = _numeric(lhs, rhs, step.relation, derivation, step, index, dps, points)
+            if result is None or numeric.verdict is not Verdict.UNDECIDED:
+                result = numeric
+    if result.verdict is Verdict.UNDECIDED and tried:
+        result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
+                            result.stage)
+    return StepResult(result.verdict, result.detail, result.stage, result.counterexample,
+                      expected=step.expect, worst_margin=result.worst_margin,
+                      points=result.points, extra={"tried": tried})
+
+
+@dataclass(frozen=True)
+class DerivationReport:
+    """The checked steps of one derivation and what the chain concludes."""
+
+    derivation: Derivation
+    steps: tuple
+    seconds: float = 0.0
+    source: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Every step's verdict matches its expectation."""
+        return all(r.matches_expectation for r in self.steps)
+
+    @property
+    def findings(self) -> tuple:
+        return tuple((i, r) for i, r in enumerate(self.steps) if r.is_finding)
+
+    @property
+    def conclusion_verdict(self) -> Verdict:
+        """Weakest verdict of the steps when all hold; UNDECIDED when the chain is broken."""
+        if all(r.verdict.holds for r in self.steps):
+            return min((r.verdict for r in self.steps), key=lambda v: v.strength)
+        if not self.derivation.chained and all(r.matches_expectation for r in self.steps):
+            holding = [r.verdict for r in self.steps if r.verdict.holds]
+            return min(holding, key=lambda v: v.strength) if holding else Verdict.REFUTED
+        return Verdict.UNDECIDED
+
+
+def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = DEFAULT_POINTS,
+                     symbolic_seconds: float = SYMBOLIC_SECONDS, progress=None) -> DerivationReport:
+    """Check every step of ``derivation``; ``progress(i, n)`` is called after each step."""
+    start = time.perf_counter()
+    results = []
+    for i, step in enumerate(derivation.steps):
+        results.append(check_step(step, derivation, i, dps=dps, points=points,
+                                  symbolic_seconds=symbolic_seconds))
+        if progress is not None:
+            progress(i + 1, len(derivation.steps))
+    return DerivationReport(derivation, tuple(results), time.perf_counter() - start)
+
+
+def assert_derivation(derivation: Derivation, **kwargs) -> DerivationReport:
+    """Strict helper: raise ``AssertionError`` naming the first step that misses its expectation."""
+    report = check_derivation(derivation, **kwargs)
+    for i, r in enumerate(report.steps):
+        if not r.matches_expectation:
+            raise AssertionError(f"{derivation.id}, step {i + 1}: {r.verdict.value} "
+                                 f"(expected {r.expected.value if r.expected else 'to hold'}): {r.detail}")
+    return report

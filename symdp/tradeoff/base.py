@@ -1,0 +1,406 @@
+r"""Trade-off functions of f-DP as exact SymPy objects.
+
+A trade-off function (Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 2.1) is
+:math:`T(P,Q)(\alpha) = \inf\{\beta_\phi : \alpha_\phi \le \alpha\}`; by
+Prop. 2.2 these are exactly the convex, continuous, non-increasing
+:math:`f:[0,1]\to[0,1]` with :math:`f(\alpha) \le 1-\alpha`.
+
+Every :class:`TradeOff` is a SymPy ``Basic`` whose ``args`` are its parameters
+(numbers or symbols).  It is described by its *pieces*: consecutive intervals
+``[lo, hi]`` of [0, 1] on each of which it is one analytic expression.  The
+generic operators -- inverse (Eq. 4), fixed point, convex conjugate (Legendre
+transform), privacy profile (Prop. 2.12) -- work on the pieces, so they apply
+to every family and every operator result alike.
+
+``f(x)`` is an unevaluated :class:`TradeOffAt` that prints as the paper writes
+it (``G_{\mu}(x)``) and whose ``doit()`` is the closed form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+
+from ..errors import InvalidParameterError
+from ..special import Phi, PhiInv
+from .numeric import decreasing_inverse, mp_callable, to_mpf
+from .solve import phi_normal_form, solve_for
+
+#: The type-I error, the variable of every trade-off function.
+alpha = sp.Symbol("alpha", real=True)
+#: The privacy parameter of a privacy profile.
+varepsilon = sp.Symbol("varepsilon", real=True)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """``f(x) = g(x)`` for ``lo <= x <= hi``; ``g`` is a ``Lambda`` of one variable."""
+
+    lo: sp.Expr
+    hi: sp.Expr
+    g: sp.Lambda
+
+    def at(self, x):
+        return self.g(x)
+
+    def slope(self, x):
+        t = self.g.variables[0]
+        return sp.diff(self.g.expr, t).subs(t, x)
+
+    @property
+    def is_linear(self) -> bool:
+        t = self.g.variables[0]
+        return sp.diff(self.g.expr, t, 2) == 0 and not sp.diff(self.g.expr, t).has(t)
+
+
+def piece(lo, hi, expr_in_t, t) -> Piece:
+    return Piece(sp.sympify(lo), sp.sympify(hi), sp.Lambda(t, expr_in_t))
+
+
+class TradeOff(sp.Basic):
+    """Base class of trade-off functions.  Subclasses implement :meth:`pieces`."""
+
+    #: set by families whose symmetry is a theorem (tests re-derive it from the inverse)
+    symmetric_by_construction = False
+
+    def __new__(cls, *args, conditions=()):
+        obj = super().__new__(cls, *args)
+        obj._conditions = tuple(conditions)
+        return obj
+
+    # ------------------------------------------------------------ structure
+    @property
+    def conditions(self) -> tuple:
+        """Constraints on symbolic parameters that could not be decided (recorded, not assumed)."""
+        return getattr(self, "_conditions", ())
+
+    def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def expr(self, x=alpha) -> sp.Expr:
+        """The closed form in ``x`` (a Piecewise over the pieces unless a family prints better)."""
+        x = sp.sympify(x)
+        parts = self.pieces()
+        if len(parts) == 1:
+            return parts[0].at(x)
+        branches = [(p.at(x), sp.Le(x, p.hi)) for p in parts[:-1]]
+        branches.append((parts[-1].at(x), True))
+        return sp.Piecewise(*branches)
+
+    def __call__(self, x):
+        return TradeOffAt(self, sp.sympify(x))
+
+    # ------------------------------------------------------------ evaluation
+    def evaluate(self, x, dps: int | None = None):
+        """f(x): exact when ``dps`` is None and the value is exact, else an mpf at ``dps`` digits.
+
+        Precision is scoped (``mpmath.workdps``); the caller's precision is untouched.
+        """
+        x = _check_alpha(x)
+        if dps is None:
+            value = sp.simplify(self.expr(x)) if x.is_Rational else self.expr(x)
+            if value.is_Rational:
+                return value
+            dps = 15
+        with mpmath.workdps(dps + 10):
+            fn = mp_callable((alpha,), self.expr(alpha))
+            value = fn(to_mpf(x))
+        with mpmath.workdps(dps):
+            return +mpmath.mpf(value)
+
+    def mp_function(self):
+        """An mpmath function of alpha computing at the caller's precision."""
+        return mp_callable((alpha,), self.expr(alpha))
+
+    # ------------------------------------------------------------ operators
+    def inverse(self) -> "TradeOff":
+        r"""The inverse :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}` (Eq. 4)."""
+        from .operators import Inverse
+
+        return Inverse(self)
+
+    def mix(self, p) -> "TradeOff":
+        """The mixture ``f_p = p f + (1 - p) Id`` (Def. 4.1)."""
+        from .operators import Mixture
+
+        return Mixture(self, p)
+
+    def fixed_point(self) -> sp.Expr:
+        r"""The unique :math:`x^*` with :math:`f(x^*) = x^*` (exists for every trade-off function,
+        since :math:`f(x) - x` falls strictly from :math:`f(0) \ge 0` to :math:`-1`)."""
+        return fixed_point(self)
+
+    def conjugate(self, y) -> sp.Expr:
+        r"""The convex conjugate :math:`f^*(y) = \sup_{0 \le x \le 1} (yx - f(x))`."""
+        return conjugate(self, sp.sympify(y))
+
+    def privacy_profile(self, eps=varepsilon) -> sp.Expr:
+        r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
+        :math:`\varepsilon \ge 0`."""
+        return privacy_profile(self, eps)
+
+    def is_symmetric(self) -> bool | None:
+        """True if ``f = f^{-1}`` is proved, False if refuted, None if undecided."""
+        from .operators import symmetry_result
+
+        verdict = symmetry_result(self).verdict.value
+        return {"PROVED": True, "REFUTED": False}.get(verdict)
+
+    # ------------------------------------------------------------ printing
+    def _latex_name(self, printer) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _latex(self, printer, exp=None):
+        name = self._latex_name(printer)
+        return name if exp is None else r"\left(%s\right)^{%s}" % (name, exp)
+
+    def _repr_latex_(self):
+        return "$\\displaystyle %s$" % sp.latex(self)
+
+
+class TradeOffAt(sp.Expr):
+    """``f(x)`` unevaluated; ``doit()`` gives the closed form, ``evalf`` the value."""
+
+    is_commutative = True
+
+    def __new__(cls, f, x):
+        if not isinstance(f, TradeOff):
+            raise TypeError("TradeOffAt needs a TradeOff")
+        x = sp.sympify(x)
+        if x.is_number:
+            _check_alpha(x)
+        return super().__new__(cls, f, x)
+
+    @property
+    def function(self) -> TradeOff:
+        return self.args[0]
+
+    @property
+    def point(self) -> sp.Expr:
+        return self.args[1]
+
+    def _eval_is_real(self):
+        return True
+
+    def _eval_is_nonnegative(self):
+        return True
+
+    def doit(self, **hints):
+        x = self.point.doit(**hints) if hints.get("deep", True) else self.point
+        return self.function.expr(x)
+
+    def _eval_evalf(self, prec):
+        x = self.point.evalf(prec)
+        if not x.is_Number:
+            return None
+        dps = mpmath.libmp.prec_to_dps(prec)
+        value = self.function.evaluate(sp.Float(x, dps + 10) if not self.point.is_Rational
+                                       else self.point, dps=dps + 5)
+        return sp.Float(value, dps + 5)
+
+    def _latex(self, printer, exp=None):
+        body = r"%s\left(%s\right)" % (printer._print(self.function), printer._print(self.point))
+        return body if exp is None else r"%s^{%s}" % (body, exp)
+
+    def _sympystr(self, printer):
+        return "%s(%s)" % (printer._print(self.function), printer._print(self.point))
+
+
+class InverseAt(sp.Expr):
+    r""":math:`f^{-1}(a) = \inf\{t : f(t) \le a\}` kept exact where no closed form exists.
+
+    Evaluated by bracketed root-finding on [0, 1] at the requested precision
+    (:func:`symdp.tradeoff.numeric.decreasing_inverse`).
+    """
+
+    is_commutative = True
+
+    def __new__(cls, f, a):
+        return super().__new__(cls, f, sp.sympify(a))
+
+    def _eval_is_real(self):
+        return True
+
+    def _eval_evalf(self, prec):
+        a = self.args[1].evalf(prec)
+        if not a.is_Number:
+            return None
+        f = self.args[0]
+        dps = mpmath.libmp.prec_to_dps(prec)
+        with mpmath.workdps(dps + 15):
+            func = f.mp_function()
+            value = decreasing_inverse(func, to_mpf(a))
+        return sp.Float(value, dps + 5)
+
+    def _latex(self, printer, exp=None):
+        body = r"%s^{-1}\left(%s\right)" % (printer._print(self.args[0]), printer._print(self.args[1]))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+    def _sympystr(self, printer):
+        return "InverseAt(%s, %s)" % (printer._print(self.args[0]), printer._print(self.args[1]))
+
+
+def _check_alpha(x):
+    from ..validation import to_exact
+
+    x = to_exact("alpha", x) if not isinstance(x, sp.Basic) else x
+    if x.is_number:
+        if x.is_real is False or (x < 0) == sp.true or (x > 1) == sp.true:
+            raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={x}")
+    return x
+
+
+# ---------------------------------------------------------------- generic algorithms
+
+def _simplify(e):
+    return sp.simplify(phi_normal_form(e))
+
+
+def _limit_slope(p: Piece, at_lo: bool):
+    """g'(lo+) or g'(hi-), through a limit when the slope is infinite there."""
+    t = p.g.variables[0]
+    dg = sp.diff(p.g.expr, t)
+    point = p.lo if at_lo else p.hi
+    direct = dg.subs(t, point)
+    if direct.is_finite or direct in (sp.oo, -sp.oo):
+        return sp.simplify(direct) if direct.is_finite else direct
+    # reparametrise through an inner Phi^{-1}(...t...) so the limit is one of exp
+    for node in sp.preorder_traversal(dg):
+        if isinstance(node, PhiInv) and node.has(t):
+            z = sp.Dummy("z", real=True)
+            from .solve import peel
+
+            t_of_z = peel(node, z, t)
+            if t_of_z is None:
+                continue
+            in_z = sp.powsimp(sp.expand(dg.xreplace({node: z}).subs(t, t_of_z)), force=True)
+            if in_z.has(t):
+                continue
+            z_end = node.subs(t, point)
+            if z_end in (sp.oo, -sp.oo):
+                return sp.limit(in_z, z, z_end)
+    return sp.limit(dg, t, point, "+" if at_lo else "-")
+
+
+def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
+    r"""Legendre transform :math:`f^*(y) = \sup_{x \in [0,1]} (yx - f(x))` from the pieces.
+
+    f is convex, so its slope increases left to right; the supremum is attained
+    at x = 0 for y below every slope, at the stationary point
+    :math:`x(y) = (g')^{-1}(y)` of a smooth piece for y in that piece's slope
+    range, at a kink for y between the one-sided slopes there, and at x = 1
+    above every slope.  The result is one Piecewise in y.
+    """
+    branches = []
+    parts = [p for p in f.pieces() if p.lo != p.hi]
+    first = parts[0]
+    branches.append((-first.at(sp.S.Zero), sp.Le(y, _limit_slope(first, True))))
+    for p in parts:
+        if not p.is_linear:
+            t = p.g.variables[0]
+            xs = solve_for(sp.diff(p.g.expr, t), y, t)
+            if xs is None:
+                raise NotImplementedError(f"no closed-form stationary point for the piece {p.g.expr}")
+            xs = _simplify(xs)
+            branches.append((y * xs - p.at(xs), sp.Le(y, _limit_slope(p, False))))
+        # the kink at p.hi (or x = 1 for the last piece)
+        nxt = parts.index(p) + 1
+        if nxt < len(parts):
+            branches.append((y * p.hi - p.at(p.hi), sp.Le(y, _limit_slope(parts[nxt], True))))
+    last = parts[-1]
+    branches.append((y * sp.S.One - last.at(sp.S.One), True))
+    return sp.Piecewise(*branches)
+
+
+def privacy_profile(f: TradeOff, eps=varepsilon) -> sp.Expr:
+    r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})`, simplified for
+    :math:`\varepsilon \ge 0` (Dong, Roth, Su 2022, Prop. 2.12)."""
+    e = sp.Dummy("varepsilon", nonnegative=True)
+    value = 1 + conjugate(f, -sp.exp(e))
+    value = sp.piecewise_fold(value)
+    value = _tidy(value)
+    return value.xreplace({e: eps})
+
+
+def _tidy(expr):
+    """Expand, normalise Phi identities, compare exponents instead of exponentials, and
+    drop Piecewise branches whose condition is decided."""
+    if isinstance(expr, sp.Piecewise):
+        args = []
+        for e, c in expr.args:
+            c = _tidy_condition(c)
+            if c is sp.false:
+                continue
+            args.append((_tidy(e), c))
+            if c is sp.true:
+                break
+        return sp.Piecewise(*args) if len(args) > 1 or args[0][1] is not sp.true else args[0][0]
+    return sp.factor_terms(phi_normal_form(sp.expand(phi_normal_form(sp.expand(expr)))))
+
+
+def _tidy_condition(c):
+    """``exp(a) >= exp(b)`` -> ``a >= b`` (exp is increasing), then decide if possible."""
+    if isinstance(c, sp.core.relational.Relational):
+        lhs, rhs = c.lhs, c.rhs
+        if isinstance(lhs, sp.exp) and isinstance(rhs, sp.exp):
+            c = c.func(lhs.args[0], rhs.args[0])
+            if not isinstance(c, sp.core.relational.Relational):
+                return c
+        diff = c.lhs - c.rhs
+        if c.rel_op in (">=", ">"):
+            decided = decide_nonnegative(diff) if c.rel_op == ">=" else None
+        elif c.rel_op in ("<=", "<"):
+            decided = decide_nonnegative(-diff) if c.rel_op == "<=" else None
+        else:
+            decided = None
+        if decided is True:
+            return sp.true
+    return c
+
+
+def decide_nonnegative(expr) -> bool | None:
+    """Sign of an expression in the parameters: SymPy's assumptions, then after
+    simplification and after writing ``exp(m) = 1 + u`` (``u >= 0`` for ``m >= 0``)."""
+    for e in (expr, sp.simplify(expr)):
+        verdict = e.is_nonnegative
+        if verdict is not None:
+            return verdict
+    exps = {a for a in expr.atoms(sp.exp) if a.args[0].is_nonnegative}
+    if exps:
+        sub = {}
+        for a in exps:
+            sub[a] = 1 + sp.Dummy("u", nonnegative=True)
+        e = expr.subs(sub)
+        e = sp.simplify(sp.together(sp.powsimp(e)))
+        if not e.atoms(sp.exp):
+            return e.is_nonnegative
+    return None
+
+
+def fixed_point(f: TradeOff) -> sp.Expr:
+    """x* with f(x*) = x*.  As f(x) - x falls strictly, x* lies on the piece [lo, hi]
+    with g(lo) >= lo and g(hi) <= hi; g(x) = x is solved there."""
+    undecided = []
+    for p in f.pieces():
+        if p.lo == p.hi:
+            continue
+        starts_above = decide_nonnegative(p.at(p.lo) - p.lo)
+        ends_below = decide_nonnegative(p.hi - p.at(p.hi))
+        if starts_above is False or ends_below is False:
+            continue
+        t = p.g.variables[0]
+        tp = sp.Dummy("x", positive=True)
+        root = solve_for(p.g.expr.xreplace({t: tp}), tp, tp)
+        if root is None:
+            raise NotImplementedError(f"no closed-form solution of g(x) = x on the piece {p.g.expr}")
+        root = _simplify(root)
+        if starts_above and ends_below:
+            return root
+        undecided.append((root, sp.And(sp.Ge(p.at(p.lo), p.lo), sp.Le(p.at(p.hi), p.hi))))
+    if not undecided:
+        raise NotImplementedError(f"no piece of {f} holds the fixed point")
+    if len(undecided) == 1:
+        return undecided[0][0]
+    return sp.Piecewise(*undecided[:-1], (undecided[-1][0], True))
