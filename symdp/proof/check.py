@@ -228,6 +228,18 @@ def _exact_value(expr):
     return value if value.is_Rational else None
 
 
+def _rational_or_none(e):
+    """``e`` as an exact Rational (evaluated, then simplified), or None -- never a guess."""
+    e = sp.sympify(e).doit()
+    if e.is_Rational:
+        return e
+    try:
+        e = sp.simplify(e)
+    except Exception:  # noqa: BLE001
+        return None
+    return e if e.is_Rational else None
+
+
 def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> StepResult | None:
     if not (lhs.atoms(Enumerated) or rhs.atoms(Enumerated)):
         return None
@@ -247,10 +259,10 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
             continue
         L = enumerate_atoms(lhs.xreplace(point))
         R = enumerate_atoms(rhs.xreplace(point))
-        L, R = sp.nsimplify(sp.simplify(L)), sp.nsimplify(sp.simplify(R))
-        if not (L.is_Rational and R.is_Rational):
-            return StepResult(Verdict.UNDECIDED, f"enumeration: non-rational values at {point}",
-                              "enumeration")
+        L, R = _rational_or_none(L), _rational_or_none(R)
+        if L is None or R is None:
+            return StepResult(Verdict.UNDECIDED, f"enumeration: a side is not an exact rational "
+                              f"at {_point_str(point)}", "enumeration")
         cases += 1
         holds = {"=": L == R, "<=": L <= R, "<": L < R, ">=": L >= R, ">": L > R}[relation]
         if not holds:
@@ -298,10 +310,17 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
     checked, skipped = 0, 0
     worst = None
     for point in points:
-        L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
+        try:
+            L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
+        except ValueError:  # an object rejects the point (e.g. a parameter at a singular edge)
+            skipped += 1
+            continue
         results = []
         for d in (lo_dps, hi_dps):
-            lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+            try:
+                lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+            except (ValueError, ZeroDivisionError, ArithmeticError):
+                lv = rv = None
             results.append((d, lv, rv))
         if any(lv is None or rv is None for _, lv, rv in results):
             skipped += 1
@@ -397,7 +416,11 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     result = _structural(step)
     tried = []
     if result is None:
-        lhs, rhs = expand(step.lhs), expand(step.rhs)
+        # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0)
+        mapping = assumption_symbols(derivation.hypotheses)
+        back = {v: k for k, v in mapping.items()}
+        lhs = expand(step.lhs.xreplace(mapping)).xreplace(back)
+        rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
         if step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
         else:
@@ -453,8 +476,16 @@ def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = D
     start = time.perf_counter()
     results = []
     for i, step in enumerate(derivation.steps):
-        results.append(check_step(step, derivation, i, dps=dps, points=points,
-                                  symbolic_seconds=symbolic_seconds))
+        try:
+            result = check_step(step, derivation, i, dps=dps, points=points,
+                                symbolic_seconds=symbolic_seconds)
+        except DerivationError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a crashing step is reported, not hidden
+            message = str(exc).splitlines()[0] if str(exc) else ""
+            result = StepResult(Verdict.UNDECIDED, f"error while checking: {type(exc).__name__}: "
+                                f"{message}", "error", expected=step.expect)
+        results.append(result)
         if progress is not None:
             progress(i + 1, len(derivation.steps))
     return DerivationReport(derivation, tuple(results), time.perf_counter() - start)

@@ -1,10 +1,10 @@
 """Trade-off functions (f-DP) as exact SymPy objects, and the operators on them."""
 
-from .base import InverseAt, Piece, TradeOff, TradeOffAt, alpha, conjugate, fixed_point, \
+from .base import ConjugateAt, InverseAt, Piece, TradeOff, TradeOffAt, alpha, conjugate, fixed_point, \
     privacy_profile, varepsilon
 from .families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from .operators import ConvexEnvelope, Inverse, Mixture, PointwiseMin
 
-__all__ = ["TradeOff", "TradeOffAt", "InverseAt", "Piece", "alpha", "varepsilon", "EpsDelta",
+__all__ = ["TradeOff", "TradeOffAt", "InverseAt", "ConjugateAt", "Piece", "alpha", "varepsilon", "EpsDelta",
            "Gaussian", "Laplace", "Identity", "Zero", "Inverse", "Mixture", "PointwiseMin",
            "ConvexEnvelope", "conjugate", "fixed_point", "privacy_profile"]

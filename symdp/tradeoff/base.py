@@ -404,3 +404,33 @@ def fixed_point(f: TradeOff) -> sp.Expr:
     if len(undecided) == 1:
         return undecided[0][0]
     return sp.Piecewise(*undecided[:-1], (undecided[-1][0], True))
+
+
+class ConjugateAt(sp.Expr):
+    r""":math:`f^*(y)` unevaluated; ``doit()`` runs the Legendre transform on the pieces."""
+
+    is_commutative = True
+
+    def __new__(cls, f, y):
+        return super().__new__(cls, f, sp.sympify(y))
+
+    def _eval_is_real(self):
+        return True
+
+    def doit(self, **hints):
+        f, y = self.args
+        y = y.doit(**hints) if hints.get("deep", True) else y
+        return f.conjugate(y)
+
+    def _eval_evalf(self, prec):
+        return self.doit()._eval_evalf(prec)
+
+    def _latex(self, printer, exp=None):
+        name = printer._print(self.args[0])
+        if "^" in name:
+            name = r"\left(%s\right)" % name
+        body = r"%s^{*}\left(%s\right)" % (name, printer._print(self.args[1]))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+    def _sympystr(self, printer):
+        return "ConjugateAt(%s, %s)" % (printer._print(self.args[0]), printer._print(self.args[1]))

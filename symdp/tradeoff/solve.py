@@ -144,6 +144,8 @@ def _solve_in(expr: sp.Expr, z: sp.Symbol):
             root = _solve_in(reduced, z)
             if root is not None:
                 return root
+    if expr.has(Phi) or expr.has(PhiInv):
+        return None  # SymPy's solve knows no Phi; it would only spend time
     try:
         roots = sp.solve(expr, z)
     except Exception:  # noqa: BLE001 - solve raises NotImplementedError and friends

@@ -1,0 +1,69 @@
+"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose]``."""
+
+from __future__ import annotations
+
+import sys
+
+from ..proof.check import check_derivation
+from ..proof.loader import load_derivations
+from ..proof.report import json_report, text_report
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("check", help="check every derivation in proofs/ (or the given files)",
+                              description="Check derivations step by step; exit 0 when every "
+                              "verdict matches its expectation, 1 otherwise, 2 on usage errors.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="proof files or directories (default: proofs/)")
+    p.add_argument("--dps", type=int, default=60, metavar="N",
+                   help="higher working precision in digits (the lower is max(15, N/2)); default 60")
+    p.add_argument("--only", action="append", metavar="ID", help="check only this derivation id (repeatable)")
+    p.add_argument("--json", metavar="FILE", help="write the machine-readable report here ('-' for stdout)")
+    p.add_argument("--verbose", action="store_true", help="show each step's formula and rule, full details")
+    return p
+
+
+def run(args) -> int:
+    if args.dps < 30:
+        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    dps = (max(15, args.dps // 2), args.dps)
+    loaded, errors = load_derivations(args.paths or None)
+    if args.only:
+        known = {d.id for _, d in loaded}
+        unknown = [i for i in args.only if i not in known]
+        if unknown:
+            raise ValueError(f"unknown derivation id {unknown[0]!r}")
+        loaded = [(src, d) for src, d in loaded if d.id in args.only]
+    show_progress = sys.stderr.isatty()
+    reports = []
+    for n, (source, derivation) in enumerate(loaded, 1):
+        if show_progress:
+            sys.stderr.write(f"\r[{n}/{len(loaded)}] {derivation.id[:60]:<60}")
+            sys.stderr.flush()
+        report = check_derivation(derivation, dps=dps)
+        reports.append(type(report)(report.derivation, report.steps, report.seconds, source))
+    if show_progress:
+        sys.stderr.write("\r" + " " * 80 + "\r")
+    if args.json:
+        text = json_report(reports, errors)
+        if args.json == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            _write_atomically(args.json, text + "\n")
+    if args.json != "-":
+        print(text_report(reports, errors, verbose=args.verbose))
+    ok = all(r.ok for r in reports) and not errors
+    return 0 if ok else 1
+
+
+def _write_atomically(path, text):
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".symdp-", suffix=".json")
+    except OSError as exc:
+        raise ValueError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
