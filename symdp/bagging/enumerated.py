@@ -173,6 +173,11 @@ class _PairQuantity(_BaggingEnumerated):
         ordering = Ordering(v["sign"], bool(v["d_first"]))
         return en.pair(self.sampling, v["n"], v["k"], v["models"], ordering)
 
+    def rows(self, v, region=0):
+        """The enumerated pair as rows (P(o), Q(o), multiplicity) (see enumeration.table)."""
+        ordering = Ordering(v["sign"], bool(v.get("d_first", 1)))
+        return en.table(self.sampling, v["n"], v["k"], v["models"], ordering, region)
+
     def _pair_latex(self, printer):
         n_, k_, models, sign, d_first = (self.arg(a) for a in ("n", "k", "models", "sign", "d_first"))
         neighbour = r"D\setminus\{x\}" if sign == -1 else r"D\cup\{y\}" if sign == 1 else "?"
@@ -196,12 +201,7 @@ class _HockeyStick(_PairQuantity):
         self._check_case(v)
         if v["num"] < 0:
             raise InvalidParameterError(f"num must be >= 0 (w = e^eps >= 0); got num={v['num']}")
-        P, Q = self.pair(v)
-        w_ = Fraction(v["num"], v["den"])
-        if v["region"] == 0:
-            return _rational(en.hockey_stick(P, Q, w_))
-        parts = en.regions(self.sampling, v["n"], v["k"], v["sign"], v["models"])
-        return _rational(en.hockey_stick_on(P, Q, w_, parts[v["region"]]))
+        return _rational(en.table_hockey_stick(self.rows(v, v["region"]), Fraction(v["num"], v["den"])))
 
     def _latex(self, printer, exp=None):
         region, num, den = self.arg("region"), self.arg("num"), self.arg("den")
@@ -238,8 +238,7 @@ class _TradeOff(_PairQuantity):
     def enumerate(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
-        P, Q = self.pair(v)
-        return _rational(en.tradeoff_at(P, Q, Fraction(v["a"], v["b"])))
+        return _rational(en.table_tradeoff_at(self.rows(v), Fraction(v["a"], v["b"])))
 
     def _latex(self, printer, exp=None):
         s = (rf"T^{{{self._tag}}}\left({self._pair_latex(printer)}\right)"
@@ -271,8 +270,7 @@ class _TotalVariation(_PairQuantity):
     def enumerate(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
-        P, Q = self.pair(dict(v, d_first=1))
-        return _rational(en.total_variation(P, Q))
+        return _rational(en.table_total_variation(self.rows(dict(v, d_first=1))))
 
     def _latex(self, printer, exp=None):
         n_, k_, models, sign = self.args
@@ -314,14 +312,12 @@ class _LikelihoodRatio(_PairQuantity):
             raise InvalidParameterError(
                 f"region must be 1, 2 or 3 and extreme 0 or 1; got region={v['region']}, "
                 f"extreme={v['extreme']}")
-        P, Q = self.pair(v)
-        outputs = en.regions(self.sampling, v["n"], v["k"], v["sign"], v["models"])[v["region"]]
         ratios = []
-        for o in outputs:
-            if Q.get(o, 0) == 0:
+        for p, q, _ in self.rows(v, v["region"]):
+            if q == 0:
                 raise InvalidParameterError(
                     f"Q vanishes at an output of region {v['region']}; the ratio is infinite")
-            ratios.append(P.get(o, 0) / Q[o])
+            ratios.append(p / q)
         if not ratios:
             raise InvalidParameterError(f"region {v['region']} is empty")
         return _rational(max(ratios) if v["extreme"] else min(ratios))

@@ -21,6 +21,7 @@ every output (sequence, subset, tuple of subsets) is listed with
 from __future__ import annotations
 
 import itertools
+import math
 import types
 from fractions import Fraction
 from functools import lru_cache
@@ -29,6 +30,9 @@ from ..errors import InvalidParameterError
 from .schemes import Ordering, Sampling
 
 Distribution = types.MappingProxyType  # read-only: output -> Fraction
+
+#: Largest number of outputs listed; beyond it enumeration refuses (it is for small cases).
+MAX_OUTPUTS = 250_000
 
 
 def dataset(size: int) -> tuple:
@@ -54,7 +58,21 @@ def _ordered_disjoint_subsets(records: tuple, k: int, models: int):
             yield (first,) + tail
 
 
-@lru_cache(maxsize=None)
+def output_count(sampling: Sampling, size: int, k: int, models: int = 1) -> int:
+    """Number of outputs of the scheme on ``size`` records (computed, not listed)."""
+    if sampling is Sampling.WITH_REPLACEMENT:
+        return size ** (models * k)
+    if sampling is Sampling.WITHOUT_REPLACEMENT_JOINT:
+        count = 1
+        for i in range(models):
+            count *= math.comb(size - i * k, k) if size - i * k >= 0 else 0
+        return count
+    if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
+        return math.comb(size, k) ** models
+    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+
+
+@lru_cache(maxsize=256)
 def distribution(sampling: Sampling, records: tuple, k: int, models: int = 1) -> Distribution:
     """Exact output distribution of the scheme on ``records`` (every output listed).
 
@@ -65,6 +83,11 @@ def distribution(sampling: Sampling, records: tuple, k: int, models: int = 1) ->
     """
     if k < 1 or models < 1:
         raise InvalidParameterError(f"k and models must be >= 1; got k={k}, models={models}")
+    count = output_count(sampling, len(records), k, models)
+    if count > MAX_OUTPUTS:
+        raise InvalidParameterError(
+            f"enumeration lists every output; {count} outputs exceed MAX_OUTPUTS={MAX_OUTPUTS} "
+            f"(|X|={len(records)}, k={k}, models={models})")
     if sampling is Sampling.WITH_REPLACEMENT:
         outputs = list(itertools.product(records, repeat=models * k))
     elif sampling is Sampling.WITHOUT_REPLACEMENT_JOINT:
@@ -169,6 +192,54 @@ def regions(sampling: Sampling, n: int, k: int, sign: int, models: int = 1) -> d
     return {1: frozenset(o for o in p_d if o not in p_dprime),
             2: frozenset(o for o in p_dprime if o not in p_d),
             3: frozenset(o for o in p_d if o in p_dprime)}
+
+
+@lru_cache(maxsize=1024)
+def table(sampling: Sampling, n: int, k: int, models: int, ordering: Ordering, region: int = 0) -> tuple:
+    r"""The pair of ``ordering`` compressed to rows ``(P(o), Q(o), multiplicity)``.
+
+    Built by listing every output once (``region`` 0: all outputs, 1-3: the
+    paper's regions); every pair quantity (hockey stick, total variation,
+    trade-off, likelihood ratios) is a function of these rows, so checks at
+    many values of w or alpha list the outputs only once.
+    """
+    P, Q = pair(sampling, n, k, models, ordering)
+    if region == 0:
+        outputs = set(P) | set(Q)
+    else:
+        outputs = regions(sampling, n, k, ordering.neighbour, models)[region]
+    rows = {}
+    for o in outputs:
+        key = (P.get(o, Fraction(0)), Q.get(o, Fraction(0)))
+        rows[key] = rows.get(key, 0) + 1
+    return tuple((p, q, count) for (p, q), count in sorted(rows.items()))
+
+
+def table_hockey_stick(rows, w) -> Fraction:
+    r""":math:`\sum_o (P(o) - wQ(o))_+` from the rows of :func:`table`."""
+    w = Fraction(w)
+    return sum((count * (p - w * q) for p, q, count in rows if p - w * q > 0), Fraction(0))
+
+
+def table_total_variation(rows) -> Fraction:
+    return sum((count * abs(p - q) for p, q, count in rows), Fraction(0)) / 2
+
+
+def table_tradeoff_at(rows, alpha) -> Fraction:
+    """:func:`tradeoff_at` from the rows of :func:`table` (rows merged into masses)."""
+    alpha = Fraction(alpha)
+    if not 0 <= alpha <= 1:
+        raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={alpha}")
+    power = sum((count * q for p, q, count in rows if p == 0), Fraction(0))
+    budget = alpha
+    for p, q, count in sorted((r for r in rows if r[0] > 0), key=lambda r: r[1] / r[0], reverse=True):
+        if budget <= 0:
+            break
+        mass_p, mass_q = count * p, count * q
+        take = min(Fraction(1), budget / mass_p)
+        power += take * mass_q
+        budget -= take * mass_p
+    return 1 - power
 
 
 def probability(P: Distribution, outputs) -> Fraction:
