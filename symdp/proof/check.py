@@ -41,6 +41,7 @@ from .verdict import Counterexample, StepResult, Verdict
 DEFAULT_DPS = (30, 60)
 DEFAULT_POINTS = 24
 SYMBOLIC_SECONDS = 4.0
+POINT_SECONDS = 3.0  # a point whose evaluation takes longer is skipped (and counted as skipped)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -152,10 +153,12 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
         return None, tried
     diff = L - R
     from ..special import to_erfc  # local: keeps the proof package free of cycles
+    from ..tradeoff.solve import phi_normal_form
 
     attempts = [
         ("simplify", lambda d: sp.simplify(d)),
         ("simplify after Phi -> erfc", lambda d: sp.simplify(to_erfc(d))),
+        ("Phi identities + simplify", lambda d: sp.simplify(phi_normal_form(sp.expand(d)))),
         ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
     ]
     for name, attempt in attempts:
@@ -318,8 +321,9 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
         results = []
         for d in (lo_dps, hi_dps):
             try:
-                lv, rv = _evaluate(L0, d), _evaluate(R0, d)
-            except (ValueError, ZeroDivisionError, ArithmeticError):
+                with time_limit(POINT_SECONDS):
+                    lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+            except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
                 lv = rv = None
             results.append((d, lv, rv))
         if any(lv is None or rv is None for _, lv, rv in results):
@@ -356,7 +360,11 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
             continue
         # confirm at a third, higher precision before refuting
         d3 = 2 * hi_dps
-        lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
+        try:
+            with time_limit(4 * POINT_SECONDS):
+                lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
+        except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
+            lv3 = rv3 = None
         if lv3 is None or rv3 is None:
             skipped += 1
             continue

@@ -304,7 +304,8 @@ def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
             if xs is None:
                 raise NotImplementedError(f"no closed-form stationary point for the piece {p.g.expr}")
             xs = _simplify(xs)
-            branches.append((y * xs - p.at(xs), sp.Le(y, _limit_slope(p, False))))
+            value = phi_normal_form(sp.expand(phi_normal_form(y * xs - p.at(xs))))
+            branches.append((value, sp.Le(y, _limit_slope(p, False))))
         # the kink at p.hi (or x = 1 for the last piece)
         nxt = parts.index(p) + 1
         if nxt < len(parts):
