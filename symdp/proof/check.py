@@ -282,6 +282,8 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
 
 
 def _point_str(point: dict) -> str:
+    if not point:
+        return "every point (no free parameters)"
     return ", ".join(f"{getattr(s, 'name', s)}={v}" for s, v in point.items())
 
 

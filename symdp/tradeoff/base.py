@@ -65,7 +65,11 @@ class TradeOff(sp.Basic):
     #: set by families whose symmetry is a theorem (tests re-derive it from the inverse)
     symmetric_by_construction = False
 
-    def __new__(cls, *args, conditions=()):
+    def __new__(cls, *args, conditions=(), **kwargs):
+        if cls is TradeOff:  # TradeOff(expr): a user-supplied function, validated (Prop. 2.2)
+            from .custom import UserTradeOff
+
+            return UserTradeOff(*args, **kwargs)
         obj = super().__new__(cls, *args)
         obj._conditions = tuple(conditions)
         return obj

@@ -1,0 +1,108 @@
+"""``symdp step LHS REL RHS [--assume ...] [--latex] [--integer n ...]``: check one step.
+
+Formulas are parsed by :mod:`symdp.parsing` -- a grammar, never ``eval``.
+An assumption on one symbol (``eps>=0``, ``0<=delta<=1``) becomes its domain;
+any other relation (``k<=n``) becomes a constraint on the sampled points.
+Symbols without an assumption range over the real line.
+"""
+
+from __future__ import annotations
+
+import json
+
+import sympy as sp
+
+from ..errors import ParseError
+from ..proof import Derivation, Step, Verdict, check_derivation
+from ..proof.derivation import normalise_relation
+from ..proof.report import derivation_dict
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("step", help="check one step LHS REL RHS typed at the shell",
+                              description="Check one step. Exit 0 when the verdict matches the "
+                              "expectation (by default: the step holds), 1 otherwise, 2 on input errors.")
+    p.add_argument("lhs", metavar="LHS")
+    p.add_argument("relation", metavar="REL", help="one of = <= < >= > (or \\le, \\ge with --latex)")
+    p.add_argument("rhs", metavar="RHS")
+    p.add_argument("--assume", action="append", default=[], metavar="REL",
+                   help='an assumption such as "eps>=0" or "0<=delta<=1" (repeatable)')
+    p.add_argument("--integer", action="append", default=[], metavar="NAME",
+                   help="this symbol ranges over integers (repeatable)")
+    p.add_argument("--latex", action="store_true", help="formulas are LaTeX (\\frac, \\ln, e^{...})")
+    p.add_argument("--expect", choices=[v.value for v in Verdict], help="the verdict expected")
+    p.add_argument("--dps", type=int, default=60, metavar="N", help="higher precision (digits)")
+    p.add_argument("--json", action="store_true", help="print the JSON record of the step")
+    return p
+
+
+_LATEX_RELATIONS = {r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=", r"\lt": "<",
+                    r"\gt": ">", r"\ne": "!="}
+
+
+def _domains(assumptions, symbols, integers):
+    """Split parsed assumptions into per-symbol domains and remaining constraints."""
+    domains = {s: (sp.S.Integers if s.name in integers else sp.S.Reals) for s in symbols}
+    constraints = []
+    for a in assumptions:
+        parts = a.args if isinstance(a, sp.And) else (a,)
+        for rel in parts:
+            if rel is sp.true:
+                continue
+            if rel is sp.false:
+                raise ParseError("an assumption is false for every value")
+            free = rel.free_symbols
+            if len(free) == 1:
+                s = next(iter(free))
+                solved = sp.solve_univariate_inequality(rel, s, relational=False) \
+                    if rel.rel_op != "==" else sp.FiniteSet(*sp.solve(rel, s))
+                domains[s] = domains.get(s, sp.S.Reals).intersect(solved)
+            else:
+                constraints.append(rel)
+    for s, dom in domains.items():
+        if dom is sp.S.EmptySet:
+            raise ParseError(f"the assumptions leave no value for {s.name}")
+        if s.name in integers and not isinstance(dom, sp.Range):
+            lo, hi = dom.inf, dom.sup
+            lo = sp.ceiling(lo) if lo.is_finite else -sp.oo
+            hi = sp.floor(hi) + 1 if hi.is_finite else sp.oo
+            if lo == -sp.oo:
+                raise ParseError(f"give integer {s.name} a lower bound (e.g. --assume \"{s.name}>=1\")")
+            domains[s] = sp.Range(lo, hi)
+    return domains, constraints
+
+
+def run(args) -> int:
+    from ..parsing import parse_assumptions, parse_formula
+
+    rel = _LATEX_RELATIONS.get(args.relation.strip(), args.relation) if args.latex else args.relation
+    relation = normalise_relation(rel)
+    lhs = parse_formula(args.lhs, latex=args.latex)
+    rhs = parse_formula(args.rhs, latex=args.latex)
+    assumptions = parse_assumptions(args.assume, latex=args.latex)
+    names = {s.name: s for s in lhs.free_symbols | rhs.free_symbols}
+    for a in assumptions:
+        for s in a.free_symbols:
+            names.setdefault(s.name, s)
+    unknown = [n for n in args.integer if n not in names]
+    if unknown:
+        raise ParseError(f"--integer {unknown[0]}: no symbol of that name in the step")
+    domains, constraints = _domains(assumptions, set(names.values()), set(args.integer))
+    expect = Verdict(args.expect) if args.expect else None
+    derivation = Derivation("step", "a step typed at the shell", "command line", domains,
+                            (Step(lhs, relation, rhs, "typed", expect=expect),),
+                            constraints=tuple(constraints))
+    if args.dps < 30:
+        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    report = check_derivation(derivation, dps=(max(15, args.dps // 2), args.dps))
+    result = report.steps[0]
+    if args.json:
+        print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
+    else:
+        print(f"{sp.sstr(lhs)} {relation} {sp.sstr(rhs)}")
+        print(f"{result.verdict.value}: {result.detail}")
+        if result.counterexample:
+            cx = result.counterexample
+            point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"
+            print(f"counterexample: {point}; lhs = {cx.lhs}, rhs = {cx.rhs}")
+    return 0 if result.matches_expectation else 1
