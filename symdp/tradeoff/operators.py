@@ -201,7 +201,9 @@ def envelope_value(h: TradeOff, x):
 
     Maximisers are slopes of the envelope: y <= 0 for a non-increasing h.  The
     bracket [-B, 0] is widened until the maximiser is interior, then
-    golden-section search (the objective is concave) to full precision.
+    golden-section search (the objective is concave) until the bracket is
+    narrower than :math:`2^{-(\mathrm{prec}+4)}`: full precision also when the
+    maximiser is a kink of :math:`h^*`.
     """
     y = sp.Dummy("y", real=True)
     conj = mp_callable((y,), h.conjugate(y))
@@ -218,7 +220,13 @@ def envelope_value(h: TradeOff, x):
     a, b = lo, hi
     c, d = b - invphi * (b - a), a + invphi * (b - a)
     fc, fd = objective(c), objective(d)
-    for _ in range(int(mpmath.mp.prec * 1.5) + 40):
+    # The maximiser is often a kink of h* (always, when h is piecewise linear), where
+    # the objective is not flat: its value is then only as accurate as the bracket is
+    # narrow (its slopes x - h*'(y) lie in [-1, 1]).  So shrink the bracket to an
+    # absolute width 2^-(prec + 4); golden section takes a fixed number of steps for it.
+    steps = int(mpmath.ceil(mpmath.log((b - a) * mpmath.mpf(2) ** (mpmath.mp.prec + 4))
+                            / mpmath.log(1 / invphi))) + 2
+    for _ in range(steps):
         if fc >= fd:
             b, d, fd = d, c, fc
             c = b - invphi * (b - a)
@@ -227,8 +235,6 @@ def envelope_value(h: TradeOff, x):
             a, c, fc = c, d, fd
             d = a + invphi * (b - a)
             fd = objective(d)
-        if b - a < mpmath.mpf(2) ** (-mpmath.mp.prec // 2 - 4) * max(1, abs(a)):
-            break
     return max(fc, fd, objective(hi))
 
 
