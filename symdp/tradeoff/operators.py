@@ -7,6 +7,8 @@ Notation of Dong, Roth, Su 2022 (arXiv 1905.02383v3): :math:`f^{-1}` (Eq. 4),
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import sympy as sp
 
@@ -196,6 +198,16 @@ class EnvelopeAt(sp.Expr):
         return body if exp is None else r"%s^{%s}" % (body, exp)
 
 
+_Y = sp.Dummy("y", real=True)
+
+
+@functools.lru_cache(maxsize=128)
+def _conjugate_function(h: TradeOff):
+    """:math:`h^*` as an mpmath function, built once per h (the Legendre transform is
+    symbolic and costs far more than the hundreds of evaluations of one envelope value)."""
+    return mp_callable((_Y,), h.conjugate(_Y))
+
+
 def envelope_value(h: TradeOff, x):
     r""":math:`\sup_y (xy - h^*(y))` at the current precision, for x in [0, 1].
 
@@ -205,8 +217,7 @@ def envelope_value(h: TradeOff, x):
     narrower than :math:`2^{-(\mathrm{prec}+4)}`: full precision also when the
     maximiser is a kink of :math:`h^*`.
     """
-    y = sp.Dummy("y", real=True)
-    conj = mp_callable((y,), h.conjugate(y))
+    conj = _conjugate_function(h)
 
     def objective(s):
         return x * s - conj(s)
