@@ -13,7 +13,7 @@ import mpmath
 import sympy as sp
 
 from ..validation import probability
-from .base import InverseAt, Piece, TradeOff, _simplify, alpha, piece
+from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
 from .numeric import mp_callable, to_mpf
 from .solve import solve_for
@@ -102,6 +102,30 @@ class Inverse(TradeOff):
 
     def inverse(self):
         return self.base
+
+    def conjugate(self, y):
+        r"""The Legendre transform from the pieces; when a piece is an implicit inverse
+        (no closed-form stationary point), through the reflection of the graph in the
+        diagonal:
+
+        .. math::
+            (f^{-1})^*(y) = \sup_t\,(y f(t) - t) = -y\, f^*(1/y) \quad (y < 0),
+            \qquad (f^{-1})^*(y) = y - f^{-1}(1) = y \quad (y \ge 0).
+
+        (For y < 0: taking a = f(t) gives ``>=`` since f^{-1}(f(t)) <= t; taking
+        t = f^{-1}(a) gives ``<=`` since f(f^{-1}(a)) <= a by continuity.)
+        """
+        y = sp.sympify(y)
+        try:
+            return conjugate(self, y)
+        except NotImplementedError:
+            pass
+        if y.is_nonnegative:
+            return y
+        reflected = -y * self.base.conjugate(1 / y)
+        if y.is_negative:
+            return reflected
+        return sp.Piecewise((reflected, y < 0), (y, True))
 
     def _latex_name(self, printer):
         return r"%s^{-1}" % printer._print(self.base)
