@@ -161,6 +161,7 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
         ("Phi identities + simplify", lambda d: sp.simplify(phi_normal_form(sp.expand(d)))),
         ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
     ]
+    simplified_forms = []
     for name, attempt in attempts:
         try:
             with time_limit(seconds):
@@ -172,29 +173,34 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
         except Exception as exc:  # noqa: BLE001 - a stage that fails just does not decide
             tried.append(f"{name}: {type(exc).__name__}")
             continue
+        if simplified == 0 and relation in ("<", ">"):
+            cx = Counterexample({}, "lhs", "rhs", "0", exact=True)
+            return StepResult(Verdict.REFUTED, "the sides are equal everywhere (their difference "
+                              f"simplifies to 0, {name}), so the strict relation fails at every point",
+                              "symbolic", counterexample=cx), tried
         if verdict is True:
             what = "difference simplifies to 0" if simplified == 0 else \
                 f"sign of lhs - rhs decided under the hypotheses ({name})"
             return StepResult(Verdict.PROVED, what, "symbolic"), tried
         tried.append(f"{name}: undecided")
-        if relation == "=":
-            continue
+        simplified_forms.append(simplified)
+    if relation != "=" and simplified_forms:
         # sign analysis after reparametrising bounded parameters
         try:
             with time_limit(seconds):
-                decided = _sign_by_reparametrisation(simplified, relation, hypotheses, mapping)
+                decided = _sign_by_reparametrisation(simplified_forms[0], relation, hypotheses,
+                                                     mapping)
         except _Timeout:
             tried.append("reparametrised sign analysis: timed out")
-            break
+            decided = False
         except Exception as exc:  # noqa: BLE001
             tried.append(f"reparametrised sign analysis: {type(exc).__name__}")
-            break
+            decided = False
         if decided:
             return StepResult(Verdict.PROVED, "sign decided after reparametrising bounded "
                               "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
                               "symbolic"), tried
         tried.append("reparametrised sign analysis: undecided")
-        break
     return None, tried
 
 

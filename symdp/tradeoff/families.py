@@ -53,7 +53,7 @@ class EpsDelta(TradeOff):
         return (1 - self.delta) / (1 + sp.exp(self.eps))
 
     def fixed_point(self):
-        """The kink :math:`(1-\delta)/(1+e^{\varepsilon})` (tests check f(x*) = x*)."""
+        r"""The kink :math:`(1-\delta)/(1+e^{\varepsilon})` (tests check f(x*) = x*)."""
         return self.kink
 
     def pieces(self):

@@ -1,0 +1,79 @@
+"""The real console entry point, run as a subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def symdp(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "symdp.cli.main", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=600)
+
+
+def test_step_latex_fraction_is_proved():
+    r = symdp("step", r"\frac{1}{2}+\frac{1}{3}", "=", r"\frac{5}{6}", "--latex")
+    assert r.returncode == 0 and "PROVED" in r.stdout
+
+
+def test_step_with_assumption_is_not_refuted():
+    r = symdp("step", "(n-1)/n", "<=", "(n+1)/n", "--assume", "n>=1")
+    assert r.returncode == 0 and ("PROVED" in r.stdout or "NUMERIC" in r.stdout)
+
+
+def test_false_step_is_refuted_with_counterexample():
+    r = symdp("step", "(n+1)/n", "<=", "(n-1)/n", "--assume", "n>=1")
+    assert r.returncode == 1
+    assert "REFUTED" in r.stdout and "counterexample" in r.stdout
+
+
+def test_injection_payloads_are_rejected_and_execute_nothing(tmp_path):
+    for payload in ["__import__('os').system('touch pwned')", "().__class__", "eval('1')",
+                    "exec('import os')", "lambda: 1"]:
+        r = symdp("step", payload, "=", "1", cwd=tmp_path)
+        assert r.returncode == 2, payload
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_bad_relation_is_a_usage_error():
+    r = symdp("step", "1", "~", "1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_check_json_schema_and_broken_proof_file(tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text(
+        "import sympy as sp\n"
+        "from symdp.proof import Derivation, Step, Verdict\n"
+        "x = sp.Symbol('x')\n"
+        "derivation = Derivation('good_one', 'x <= 1 on [0,1]', 'test', {x: sp.Interval(0, 1)},\n"
+        "    (Step(x, '<=', 1, 'bound'), Step(x, '>=', 1, 'printed', expect=Verdict.REFUTED)),\n"
+        "    chained=False)\n")
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('boom')\n")
+    out = tmp_path / "report.json"
+    r = symdp("check", str(good), str(broken), "--json", str(out))
+    assert r.returncode == 1  # the broken file fails the run
+    assert "broken.py" in r.stdout and "boom" in r.stdout
+    data = json.loads(out.read_text())
+    assert data["schema"] == "symdp-check/1"
+    (d,) = data["derivations"]
+    assert d["id"] == "good_one" and d["ok"] is True
+    assert [s["verdict"] for s in d["steps"]] == ["PROVED", "REFUTED"]
+    assert d["steps"][1]["finding"] is True and d["steps"][1]["counterexample"]["point"]
+    assert data["summary"]["load_errors"] == 1 and data["summary"]["findings"] == 1
+    r = symdp("check", str(good))
+    assert r.returncode == 0 and "FINDINGS" in r.stdout
+
+
+def test_check_is_deterministic(tmp_path):
+    args = ("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), "--json", "-")
+    assert symdp(*args).stdout == symdp(*args).stdout
+
+
+def test_latex_of_unknown_id_is_one_line_exit_2():
+    r = symdp("latex", "no_such_thing")
+    assert r.returncode == 2 and r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1

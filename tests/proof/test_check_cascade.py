@@ -1,0 +1,99 @@
+"""The check cascade: verdicts, the 1e-40 trap, and mutation meta-tests on real proof steps."""
+
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from symdp import Phi
+from symdp.proof import Derivation, Step, Verdict, check_derivation
+from symdp.proof.loader import load_file
+
+ROOT = Path(__file__).resolve().parents[2]
+x, n, e, mu = sp.symbols("x n varepsilon mu", real=True)
+HYP = {x: sp.Interval(0, 1), n: sp.Range(1, sp.oo), e: sp.Interval(0, sp.oo),
+       mu: sp.Interval.open(0, sp.oo)}
+
+
+def verdict(lhs, rel, rhs, hyp=HYP):
+    d = Derivation("t", "t", "test", hyp, (Step(lhs, rel, rhs, "test"),))
+    return check_derivation(d).steps[0]
+
+
+def test_exact_identity_is_proved():
+    assert verdict(sp.Rational(1, 2) + sp.Rational(1, 3), "=", sp.Rational(5, 6)).verdict is Verdict.PROVED
+    assert verdict((n - 1) / n, "<=", (n + 1) / n).verdict is Verdict.PROVED
+
+
+def test_difference_of_1e_40_is_caught():
+    tiny = sp.Rational(1, 10 ** 40)
+    r = verdict(sp.exp(e) * sp.exp(-e) * x, "=", x + tiny * x)
+    assert r.verdict is Verdict.REFUTED
+    r = verdict(sp.log(1 + x) + tiny, "<=", sp.log(1 + x))
+    assert r.verdict is Verdict.REFUTED and r.counterexample is not None
+
+
+def test_numeric_pass_is_never_called_proved():
+    r = verdict(sp.log(1 + x), ">=", x - x ** 2 / 2)
+    assert r.verdict is Verdict.NUMERIC
+    assert "30 and 60 digits" in r.detail
+
+
+def test_hard_true_identities_are_not_refuted():
+    # Phi(-u) = 1 - Phi(u); a Gaussian profile identity; an erfc identity
+    assert verdict(Phi(-x * mu), "=", 1 - Phi(x * mu)).verdict.holds
+    lhs = Phi(-e / mu + mu / 2) - sp.exp(e) * Phi(-e / mu - mu / 2)
+    rhs = 1 - Phi(e / mu - mu / 2) - sp.exp(e) * (1 - Phi(e / mu + mu / 2))
+    assert verdict(lhs, "=", rhs).verdict.holds
+    assert verdict(sp.erfc(x) + sp.erf(x), "=", 1).verdict.holds
+
+
+def test_expected_refutation_is_a_finding_that_matches():
+    d = Derivation("t", "t", "test", HYP, (Step(x, ">=", 1, "printed", expect=Verdict.REFUTED),))
+    r = check_derivation(d).steps[0]
+    assert r.verdict is Verdict.REFUTED and r.is_finding and r.matches_expectation
+
+
+def test_finding_that_stops_reproducing_fails():
+    d = Derivation("t", "t", "test", HYP, (Step(x, "<=", 1, "printed", expect=Verdict.REFUTED),))
+    assert not check_derivation(d).ok
+
+
+def _real_steps():
+    """(derivation, step) pairs from proofs/ whose verdict is PROVED or NUMERIC and that involve
+    no enumeration, to mutate."""
+    for name in ["fdp_gaussian_duality.py", "fdp_laplace_profile.py"]:
+        for d in load_file(ROOT / "proofs" / name):
+            for s in d.steps:
+                yield d, s
+
+
+def _mutations(step):
+    rhs = step.rhs
+    numbers = sorted((a for a in rhs.atoms(sp.Number) if a not in (0, 1, -1)), key=str)
+    yield "perturbed constant", Step(step.lhs, step.relation, rhs + sp.Rational(1, 1000), step.rule,
+                                     step.side_conditions)
+    if rhs.is_Add and len(rhs.args) > 1:
+        yield "dropped term", Step(step.lhs, step.relation, rhs - rhs.args[-1], step.rule,
+                                   step.side_conditions)
+    if numbers:
+        c = numbers[0]
+        yield "wrong constant", Step(step.lhs, step.relation, rhs.xreplace({c: c * 3}), step.rule,
+                                     step.side_conditions)
+    pows = [p for p in rhs.atoms(sp.exp)]
+    if pows:
+        p = pows[0]
+        yield "wrong exponent", Step(step.lhs, step.relation, rhs.xreplace({p: sp.exp(2 * p.args[0])}),
+                                     step.rule, step.side_conditions)
+    if step.relation == "=":
+        yield "flipped to strict", Step(step.lhs, "<", step.rhs, step.rule, step.side_conditions)
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_mutated_real_steps_are_refuted(index):
+    d, step = list(_real_steps())[index]
+    for label, mutant in _mutations(step):
+        md = Derivation(d.id, d.statement, d.citation, d.hypotheses, (mutant,), chained=False)
+        r = check_derivation(md).steps[0]
+        # a mutation that happens to stay true is not counted against the checker; here none does
+        assert r.verdict is Verdict.REFUTED, (d.id, label, r.verdict, r.detail)
