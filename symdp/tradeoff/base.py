@@ -309,6 +309,10 @@ def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
                 raise NotImplementedError(f"no closed-form stationary point for the piece {p.g.expr}")
             xs = _simplify(xs)
             value = phi_normal_form(sp.expand(phi_normal_form(y * xs - p.at(xs))))
+            # on this branch the stationary point is a point of [0, 1]: an argument u of
+            # Phi there is real, so Phi^{-1}(Phi(u)) = u (SymPy cannot see u is real)
+            value = value.replace(lambda e: isinstance(e, PhiInv) and isinstance(e.args[0], Phi),
+                                  lambda e: e.args[0].args[0])
             branches.append((value, sp.Le(y, _limit_slope(p, False))))
         # the kink at p.hi (or x = 1 for the last piece)
         nxt = parts.index(p) + 1
