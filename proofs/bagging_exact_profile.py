@@ -33,7 +33,8 @@ on real datasets, at rational w = a/b and alpha = a/b.
 import sympy as sp
 
 from symdp.bagging import profile as pf
-from symdp.bagging.enumerated import HOCKEY_STICK, TOTAL_VARIATION, TRADE_OFF
+from symdp.bagging.enumerated import (HOCKEY_STICK, LEAST_TRADE_OFF, TOTAL_VARIATION, TRADE_OFF,
+                                      WORST_HOCKEY_STICK)
 from symdp.bagging.schemes import ORDERINGS, Sampling
 from symdp.proof.derivation import Derivation, Step
 
@@ -87,7 +88,7 @@ def profile_derivation(sampling):
              side_conditions=cond)
         for o in ORDERINGS
     ]
-    worst = sp.Max(*(HS(n, k, N, o.neighbour, int(o.d_first), 0, a, b) for o in ORDERINGS))
+    worst = WORST_HOCKEY_STICK[sampling](n, k, N, a, b)
     steps.append(Step(worst, "=", _q(sampling, n),
                       "eps >= 0: the worst ordering is remove with D first, constant q(n)",
                       side_conditions=cond + (sp.Ge(a, b),)))
@@ -118,15 +119,15 @@ def tradeoff_derivation(sampling):
              side_conditions=cond + in_unit)
         for o in ORDERINGS
     ]
-    minimum = sp.Min(*(T(n, k, N, o.neighbour, int(o.d_first), a, b) for o in ORDERINGS))
+    least = LEAST_TRADE_OFF[sampling]
+    minimum = least(n, k, N, a, b)
     steps.append(Step(minimum, ">=", pf.tight_tradeoff(sampling, n, k, N, alpha),
                       "C_q(0) = (1 - q(n) - alpha)_+ lies below every ordering",
                       side_conditions=cond + in_unit))
     q = _q(sampling, n)
     one_minus_q = _one_minus_q_fraction(sampling)
-    at_zero = sp.Min(*(T(n, k, N, o.neighbour, int(o.d_first), 0, 1) for o in ORDERINGS))
-    at_corner = sp.Min(*(T(n, k, N, o.neighbour, int(o.d_first), one_minus_q[0], one_minus_q[1])
-                         for o in ORDERINGS))
+    at_zero = least(n, k, N, 0, 1)
+    at_corner = least(n, k, N, one_minus_q[0], one_minus_q[1])
     steps.append(Step(at_zero, "=", 1 - q, "the minimum touches C_q(0) at alpha = 0",
                       side_conditions=cond))
     steps.append(Step(at_corner, "=", 0, "... and at alpha = 1 - q(n) (so C_q(0) is its convex envelope)",
@@ -150,17 +151,19 @@ def tradeoff_derivation(sampling):
     )
 
 
+m = sp.Symbol("m", integer=True, positive=True)   # m = n - 1 = |D n D'| for the remove neighbour
 bbg = Derivation(
     id="bbg_with_replacement_delta_of_identity_eq_inclusion_probability",
     statement=("Balle-Barthe-Gaboardi's with-replacement bound for the identity base mechanism "
                "(delta_j = 1 for every group size j >= 1) gives delta' = sum_{j=1}^{K} "
                "C(K, j) n^-j (1 - 1/n)^(K - j) = 1 - ((n-1)/n)^K = q(n) with K = N k draws, and "
-               "eps' = log(1 + q(e^eps - 1)) -> 0: the exact (0, q(n)) pair of the map."),
+               "eps' = log(1 + q(e^eps - 1)) -> 0: the exact (0, q(n)) pair of the map. Written "
+               "with m = n - 1 >= 1 (the binomial sum over j of C(K, j) m^(K-j), divided by (m+1)^K)."),
     citation="Balle, Barthe, Gaboardi 2018, arXiv 1807.01647 (as quoted in MATH.md, last section)",
-    hypotheses={n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo)},
+    hypotheses={m: sp.Range(1, sp.oo), k: sp.Range(1, sp.oo)},
     steps=(
-        Step(sp.Sum(sp.binomial(k, j) * (1 / n) ** j * (1 - 1 / n) ** (k - j), (j, 1, k)), "=",
-             1 - ((n - 1) / n) ** k, "binomial theorem: the j = 0 term is ((n-1)/n)^k"),
+        Step(sp.Sum(sp.binomial(k, j) * m ** (k - j), (j, 1, k)) / (m + 1) ** k, "=",
+             1 - (m / (m + 1)) ** k, "binomial theorem: the j = 0 term is (m/(m+1))^K"),
     ),
     chained=False,
 )

@@ -16,6 +16,7 @@ the paper's delta (delta is exact).
 import sympy as sp
 
 from symdp.bagging.enumerated import HockeyStickWithReplacement as H
+from symdp.bagging.enumerated import WorstHockeyStickWithReplacement as Worst
 from symdp.bagging.schemes import ORDERINGS
 from symdp.proof.derivation import Derivation, Step
 
@@ -50,7 +51,7 @@ derivation = Derivation(
              side_conditions=SMALL)
         for o in ORDERINGS
     ) + (
-        Step(sp.Max(*(loss(o, W_NUM, W_DEN) for o in ORDERINGS)), "=", DELTA,
+        Step(Worst(n, k, N, W_NUM, W_DEN), "=", DELTA,
              "the worst ordering (remove, D first) attains the paper's delta", side_conditions=SMALL),
     ) + tuple(
         Step(loss(o, 1, 1), "<=", DELTA, f"{o.key}: the same delta at eps = 0", side_conditions=SMALL)

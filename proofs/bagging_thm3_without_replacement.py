@@ -25,7 +25,8 @@ k-subset of D.  With e^eps = (n+1)/(n+1-k) and delta = k/n:
 import sympy as sp
 
 from symdp.bagging.enumerated import (HockeyStickIndependent, HockeyStickJoint, LambdaCount,
-                                      LambdaProbability, LikelihoodRatioJoint)
+                                      LambdaProbability, LikelihoodRatioJoint,
+                                      WorstHockeyStickIndependent, WorstHockeyStickJoint)
 from symdp.bagging.schemes import ORDERINGS
 from symdp.proof.derivation import Derivation, Step, chain
 from symdp.proof.verdict import Verdict
@@ -170,8 +171,7 @@ joint = Derivation(
              f"{o.key}: loss at the paper's epsilon")
         for o in ORDERINGS
     ) + (
-        Step(sp.Max(*(HockeyStickJoint(n, k, N, o.neighbour, int(o.d_first), 0, *JOINT_W)
-                      for o in ORDERINGS)), "=", N * k / n, "the worst ordering attains N k/n"),
+        Step(WorstHockeyStickJoint(n, k, N, *JOINT_W), "=", N * k / n, "the worst ordering attains N k/n"),
     ) + tuple(
         Step(HockeyStickJoint(n, k, N, o.neighbour, int(o.d_first), 0, 1, 1), "<=", N * k / n,
              f"{o.key}: the same delta at eps = 0")
@@ -198,8 +198,7 @@ independent = Derivation(
              INDEP_DELTA, f"{o.key}: loss at e^eps = ((n+1)/(n+1-k))^N")
         for o in ORDERINGS
     ) + (
-        Step(sp.Max(*(HockeyStickIndependent(n, k, N, o.neighbour, int(o.d_first), 0, 1, 1)
-                      for o in ORDERINGS)), "=", INDEP_DELTA,
+        Step(WorstHockeyStickIndependent(n, k, N, 1, 1), "=", INDEP_DELTA,
              "eps = 0: the worst ordering (remove, a(D) first) has loss 1 - ((n-k)/n)^N"),
         Step(HockeyStickIndependent(n, k, N, REMOVE, 1, 0, 1, 1), "<=", N * k / n,
              "union bound: the joint formula's delta bounds the independent one"),

@@ -18,8 +18,8 @@ delta).  The same holds without replacement (Thm. 3: k/n at eps = 0).
 
 import sympy as sp
 
-from symdp.bagging.enumerated import GammaProbability, HockeyStickJoint, HockeyStickWithReplacement
-from symdp.bagging.schemes import ORDERINGS
+from symdp.bagging.enumerated import (GammaProbability, HockeyStickWithReplacement,
+                                      WorstHockeyStickJoint, WorstHockeyStickWithReplacement)
 from symdp.proof.derivation import Derivation, Step, chain
 from symdp.proof.verdict import Verdict
 
@@ -71,10 +71,8 @@ tight_delta_exact = Derivation(
     enumeration={n: range(2, 6), k: range(1, 4), N: range(1, 3), a: range(0, 6), b: range(1, 3)},
 )
 
-worst_at_zero_wr = sp.Max(*(HockeyStickWithReplacement(n, k, 1, o.neighbour, int(o.d_first), 0, 1, 1)
-                            for o in ORDERINGS))
-worst_at_zero_wo = sp.Max(*(HockeyStickJoint(n, k, 1, o.neighbour, int(o.d_first), 0, 1, 1)
-                            for o in ORDERINGS))
+worst_at_zero_wr = WorstHockeyStickWithReplacement(n, k, 1, 1, 1)
+worst_at_zero_wo = WorstHockeyStickJoint(n, k, 1, 1, 1)
 epsilon_not_tight = Derivation(
     id="paper_eps_is_not_tight_of_zero_eps_dp",
     statement=("Thm. 4 calls the pair (k ln((n+1)/n), 1 - ((n-1)/n)^k) tight; only its delta is. "

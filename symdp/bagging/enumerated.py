@@ -26,9 +26,12 @@ import sympy as sp
 from ..errors import InvalidParameterError
 from ..proof.enumerable import Enumerated
 from . import enumeration as en
-from .schemes import Ordering, Sampling
+from .schemes import ORDERINGS, Ordering, Sampling
 
 _REGION_LATEX = {0: r"\Phi", 1: r"1", 2: r"2", 3: r"3"}
+
+
+_CACHE: dict = {}
 
 
 def _size_latex(printer, n_, sign) -> str:
@@ -53,6 +56,20 @@ class _BaggingEnumerated(Enumerated):
 
     def arg(self, name: str):
         return self.args[self._arg_names.index(name)]
+
+    def enumerate(self) -> sp.Rational:
+        """Exact value by listing outputs (cached per class and arguments)."""
+        key = (type(self), self.args)
+        value = _CACHE.get(key)
+        if value is None:
+            value = self._compute()
+            if len(_CACHE) > 100_000:
+                _CACHE.clear()
+            _CACHE[key] = value
+        return value
+
+    def _compute(self) -> sp.Rational:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def ints(self) -> dict:
         """The arguments as Python ints (only when enumerable)."""
@@ -91,7 +108,7 @@ class _RegionCount(_BaggingEnumerated):
     is_nonnegative = True
     _letter = r"\Gamma"
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         if v["region"] == 0:
@@ -127,7 +144,7 @@ class _RegionProbability(_BaggingEnumerated):
     _letter = r"\Gamma"
     _map = "b"
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         if v["region"] == 0:
@@ -196,7 +213,7 @@ class _HockeyStick(_PairQuantity):
     _arg_names = ("n", "k", "models", "sign", "d_first", "region", "num", "den")
     is_nonnegative = True
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         if v["num"] < 0:
@@ -235,7 +252,7 @@ class _TradeOff(_PairQuantity):
     _arg_names = ("n", "k", "models", "sign", "d_first", "a", "b")
     is_nonnegative = True
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         return _rational(en.table_tradeoff_at(self.rows(v), Fraction(v["a"], v["b"])))
@@ -267,7 +284,7 @@ class _TotalVariation(_PairQuantity):
     _arg_names = ("n", "k", "models", "sign")
     is_nonnegative = True
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         return _rational(en.table_total_variation(self.rows(dict(v, d_first=1))))
@@ -295,6 +312,83 @@ class TotalVariationIndependent(_TotalVariation):
     _tag = r"\mathrm{indep}"
 
 
+class _WorstHockeyStick(_PairQuantity):
+    r""":math:`\max` over the four orderings of the loss :math:`\sup_S P(S) - wQ(S)`, :math:`w = num/den`.
+
+    For :math:`w \ge 1` this is the privacy profile of the map: the smallest
+    delta at :math:`\varepsilon = \log w` over all neighbouring pairs of ``D``.
+    """
+
+    _arg_names = ("n", "k", "models", "num", "den")
+    is_nonnegative = True
+
+    def _compute(self) -> sp.Rational:
+        v = self.ints()
+        self._check_case(v)
+        w_ = Fraction(v["num"], v["den"])
+        return _rational(max(
+            en.table_hockey_stick(en.table(self.sampling, v["n"], v["k"], v["models"], o), w_)
+            for o in ORDERINGS))
+
+    def _latex(self, printer, exp=None):
+        n_, k_, models, num, den = self.args
+        s = (rf"\max_{{\text{{orderings}}}}\mathcal{{H}}^{{{self._tag}}}\left(n={printer._print(n_)},"
+             rf"\ k={printer._print(k_)},\ N={printer._print(models)};\ w=\frac{{{printer._print(num)}}}"
+             rf"{{{printer._print(den)}}}\right)")
+        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+
+
+class WorstHockeyStickWithReplacement(_WorstHockeyStick):
+    sampling = Sampling.WITH_REPLACEMENT
+    _tag = r"\mathrm{wr}"
+
+
+class WorstHockeyStickJoint(_WorstHockeyStick):
+    sampling = Sampling.WITHOUT_REPLACEMENT_JOINT
+    _tag = r"\mathrm{joint}"
+
+
+class WorstHockeyStickIndependent(_WorstHockeyStick):
+    sampling = Sampling.WITHOUT_REPLACEMENT_INDEPENDENT
+    _tag = r"\mathrm{indep}"
+
+
+class _LeastTradeOff(_PairQuantity):
+    r""":math:`\min` over the four orderings of :math:`T(P, Q)(\alpha)`, :math:`\alpha = a/b`."""
+
+    _arg_names = ("n", "k", "models", "a", "b")
+    is_nonnegative = True
+
+    def _compute(self) -> sp.Rational:
+        v = self.ints()
+        self._check_case(v)
+        alpha_ = Fraction(v["a"], v["b"])
+        return _rational(min(
+            en.table_tradeoff_at(en.table(self.sampling, v["n"], v["k"], v["models"], o), alpha_)
+            for o in ORDERINGS))
+
+    def _latex(self, printer, exp=None):
+        n_, k_, models, a_, b_ = self.args
+        s = (rf"\min_{{\text{{orderings}}}}T^{{{self._tag}}}_{{n={printer._print(n_)},\,k={printer._print(k_)},"
+             rf"\,N={printer._print(models)}}}\left(\frac{{{printer._print(a_)}}}{{{printer._print(b_)}}}\right)")
+        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+
+
+class LeastTradeOffWithReplacement(_LeastTradeOff):
+    sampling = Sampling.WITH_REPLACEMENT
+    _tag = r"\mathrm{wr}"
+
+
+class LeastTradeOffJoint(_LeastTradeOff):
+    sampling = Sampling.WITHOUT_REPLACEMENT_JOINT
+    _tag = r"\mathrm{joint}"
+
+
+class LeastTradeOffIndependent(_LeastTradeOff):
+    sampling = Sampling.WITHOUT_REPLACEMENT_INDEPENDENT
+    _tag = r"\mathrm{indep}"
+
+
 class _LikelihoodRatio(_PairQuantity):
     r"""Extreme of :math:`P(o)/Q(o)` over the outputs of a region (``extreme`` 1 = max, 0 = min).
 
@@ -305,7 +399,7 @@ class _LikelihoodRatio(_PairQuantity):
     _arg_names = ("n", "k", "models", "sign", "d_first", "region", "extreme")
     is_positive = True
 
-    def enumerate(self) -> sp.Rational:
+    def _compute(self) -> sp.Rational:
         v = self.ints()
         self._check_case(v)
         if v["region"] == 0 or v["extreme"] not in (0, 1):
@@ -353,6 +447,12 @@ TRADE_OFF = {Sampling.WITH_REPLACEMENT: TradeOffWithReplacement,
 TOTAL_VARIATION = {Sampling.WITH_REPLACEMENT: TotalVariationWithReplacement,
                    Sampling.WITHOUT_REPLACEMENT_JOINT: TotalVariationJoint,
                    Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: TotalVariationIndependent}
+WORST_HOCKEY_STICK = {Sampling.WITH_REPLACEMENT: WorstHockeyStickWithReplacement,
+                      Sampling.WITHOUT_REPLACEMENT_JOINT: WorstHockeyStickJoint,
+                      Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: WorstHockeyStickIndependent}
+LEAST_TRADE_OFF = {Sampling.WITH_REPLACEMENT: LeastTradeOffWithReplacement,
+                   Sampling.WITHOUT_REPLACEMENT_JOINT: LeastTradeOffJoint,
+                   Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: LeastTradeOffIndependent}
 LIKELIHOOD_RATIO = {Sampling.WITH_REPLACEMENT: LikelihoodRatioWithReplacement,
                     Sampling.WITHOUT_REPLACEMENT_JOINT: LikelihoodRatioJoint,
                     Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: LikelihoodRatioIndependent}

@@ -123,10 +123,18 @@ def exact_paper_exp_epsilon(bagging: Bagging) -> sp.Rational | None:
     return sp.Rational(value.numerator, value.denominator)
 
 
+def _mp_int(p: int):
+    """mpf of a Python int at the current precision (huge ints are shifted, not converted whole)."""
+    shift = max(0, abs(p).bit_length() - (mpmath.mp.prec + 64))
+    if shift == 0:
+        return mpmath.mpf(p)
+    return mpmath.ldexp(mpmath.mpf(p >> shift if p > 0 else -((-p) >> shift)), shift)
+
+
 def _mp_of(x):
     """mpf of an exact input (int or Rational) built inside the current precision."""
     x = sp.Rational(x)
-    return mpmath.mpf(int(x.p)) / mpmath.mpf(int(x.q))
+    return _mp_int(int(x.p)) / _mp_int(int(x.q))
 
 
 @dataclass(frozen=True)
