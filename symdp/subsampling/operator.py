@@ -1,0 +1,375 @@
+r"""The p-sampling operator :math:`C_p` of Dong, Roth, Su 2022 (arXiv 1905.02383v3, Sec. 4).
+
+Definition 4.1 (same number in JRSS-B 84(1), 2022): for a trade-off function f
+and :math:`0 \le p \le 1`,
+
+.. math::
+    f_p = p f + (1-p)\,\mathrm{Id}, \qquad
+    C_p(f) = \min\{f_p, f_p^{-1}\}^{**}
+
+-- symmetrise by the minimum with the inverse (Eq. 4), then convexify by the
+biconjugate (the greatest convex function below).  Theorem 4.2: if M is f-DP on
+datasets of size m, then M applied to a uniformly random m-subset of an
+n-record dataset is :math:`C_{m/n}(f)`-DP.
+
+**Closed form (Eq. 14).**  For a *symmetric* f with fixed point
+:math:`x^* = f(x^*)`,
+
+.. math::
+    C_p(f)(x) = \begin{cases}
+        f_p(x) & 0 \le x \le x^*,\\
+        x^* + f_p(x^*) - x & x^* \le x \le f_p(x^*),\\
+        f_p^{-1}(x) & f_p(x^*) \le x \le 1.
+    \end{cases}
+
+Why (checked step by step in ``proofs/drs_eq14_closed_form.py``): symmetry puts
+-1 in the subdifferential of f at x*, hence of f_p (its subdifferential is
+:math:`p\,\partial f - (1-p)`), so the slope -1 line through
+:math:`(x^*, f_p(x^*))` supports f_p and -- being symmetric about the diagonal --
+also :math:`f_p^{-1}`; and :math:`f_p \le f_p^{-1}` on [0, x*].  The three
+pieces are then a convex minorant of :math:`\min\{f_p, f_p^{-1}\}` that touches
+it on both outer pieces and at both ends of the chord: the greatest one.
+
+:class:`Subsampled` holds :math:`C_p(f)` exactly: Eq. 14 pieces for a symmetric
+f (a piece with no closed-form inverse stays an exact
+:class:`~symdp.tradeoff.base.InverseAt`), the definition
+:meth:`Subsampled.definition` for any f.  ``p = 0`` gives Id and, for symmetric
+f, ``p = 1`` gives f itself.
+
+**Conjugate and privacy profile.**  The conjugate of a biconjugate is the
+conjugate (:math:`h^{***} = h^*`) and the conjugate of a minimum is the maximum
+of the conjugates, so
+
+.. math::
+    C_p(f)^*(y) = \max\{f_p^*(y),\ (f_p^{-1})^*(y)\},\qquad
+    (g^{-1})^*(y) = -y\, g^*(1/y)\ \ (y < 0),
+
+which needs no inverse in closed form (the Gaussian case); the privacy profile
+is :math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^{\varepsilon})` (Prop. 2.12).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..errors import NotATradeOffFunctionError
+from ..tradeoff.base import (InverseAt, Piece, TradeOff, alpha, decide_nonnegative, piece,
+                             privacy_profile as _profile_from_pieces, varepsilon)
+from ..tradeoff.base import conjugate as _conjugate_from_pieces
+from ..tradeoff.families import Identity
+from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
+from ..tradeoff.solve import phi_normal_form, solve_for
+from ..validation import probability
+
+_t = sp.Dummy("t", real=True)
+_a = sp.Dummy("a", real=True)
+
+__all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_conjugate"]
+
+
+def as_trade_off(f) -> TradeOff:
+    """``f`` as a :class:`TradeOff`: trade-off objects pass through, a SymPy expression in
+    ``alpha`` is validated against Prop. 2.2 (``TradeOff(expr)``); anything else is an error.
+
+    ``min{f, g}`` (:class:`PointwiseMin`) is not convex, so not a trade-off function.
+    """
+    if isinstance(f, PointwiseMin):
+        raise NotATradeOffFunctionError(
+            "f must be a trade-off function (Prop. 2.2); min{f, g} is not convex in general -- "
+            "convexify it first (ConvexEnvelope)")
+    if isinstance(f, TradeOff):
+        return f
+    if isinstance(f, sp.Expr):
+        return TradeOff(f)
+    raise NotATradeOffFunctionError(
+        f"f must be a trade-off function (a symdp TradeOff or a SymPy expression in alpha); "
+        f"got f={f!r}")
+
+
+def is_symmetric(f: TradeOff) -> bool:
+    """True when ``f = f^{-1}`` is known: by construction (the families, C_p itself) or
+    proved by the check cascade (:meth:`TradeOff.is_symmetric`); False otherwise."""
+    if getattr(f, "symmetric_by_construction", False):
+        return True
+    try:
+        return f.is_symmetric() is True
+    except (NotImplementedError, ValueError, TypeError):
+        return False
+
+
+def inverse_conjugate(g: TradeOff, y) -> sp.Expr:
+    r""":math:`(g^{-1})^*(y) = -y\,g^*(1/y)` for y < 0 and :math:`y` for y >= 0.
+
+    The graph of :math:`g^{-1}` is that of g reflected in the diagonal, so for
+    y < 0: :math:`\sup_a (ya - g^{-1}(a)) = \sup_t (y\,g(t) - t) = -y \sup_t (t/y - g(t))`.
+    (Taking a = g(t) gives >= since :math:`g^{-1}(g(t)) \le t`; taking
+    :math:`t = g^{-1}(a)` gives <= since :math:`g(g^{-1}(a)) \le a`, by continuity,
+    and y < 0.)  For y >= 0 the supremum is at a = 1, where :math:`g^{-1}(1) = 0`.
+    """
+    y = sp.sympify(y)
+    if y.is_nonnegative:
+        return y
+    reflected = -y * g.conjugate(1 / y)
+    if y.is_negative:
+        return reflected
+    return sp.Piecewise((reflected, y < 0), (y, True))
+
+
+_CANDIDATES = (sp.Rational(1, 3), sp.Rational(1, 7), sp.Rational(2, 3), sp.Integer(2), sp.Integer(5))
+
+
+def _generic_point(symbols, conditions) -> dict:
+    """Values of the free parameters satisfying every recorded condition (a witness point
+    used only to pick a branch that SymPy cannot pick symbolically; the choice is recorded)."""
+    import itertools
+
+    symbols = set(symbols).union(*(c.free_symbols for c in conditions))
+    symbols = sorted(symbols, key=lambda s: s.name)
+
+    for values in itertools.product(_CANDIDATES, repeat=len(symbols)):
+        point = dict(zip(symbols, values))
+        if all(sp.simplify(c.xreplace(point)) is sp.true for c in conditions):
+            return point
+    raise NotImplementedError(f"no admissible values found for {', '.join(map(str, symbols))}")
+
+
+class _Ordering:
+    """Decides ``a <= b`` between piece boundaries and the fixed point: symbolically when
+    SymPy can, else at an admissible witness point, recording the assumption made."""
+
+    def __init__(self, conditions):
+        self.conditions = tuple(conditions)
+        self.assumed = []
+
+    def le(self, a, b) -> bool:
+        if a == b:
+            return True
+        verdict = decide_nonnegative(sp.simplify(phi_normal_form(b - a)))
+        if verdict is not None:
+            return bool(verdict)
+        symbols = (a - b).free_symbols
+        point = _generic_point(symbols, self.conditions)
+        value = sp.N((b - a).xreplace(point), 30)
+        holds = bool(value >= 0)
+        self.assumed.append(f"{a} {'<=' if holds else '>'} {b}")
+        return holds
+
+
+def _tidy(e):
+    """Simplify with the normal-law identities (Phi^{-1}(1 - u) = -Phi^{-1}(u), ...)."""
+    return sp.simplify(phi_normal_form(sp.simplify(phi_normal_form(e))))
+
+
+def _invert(q: Piece, fp: TradeOff, order: _Ordering) -> sp.Expr:
+    """The inverse of one decreasing piece of f_p: ``g(t) = a`` solved for t by peeling;
+    when the equation has several roots (a quadratic, for the Laplace middle piece) the one
+    inside the piece is kept (chosen at a witness point, recorded); otherwise the exact
+    implicit inverse :class:`InverseAt`."""
+    t = q.g.variables[0]
+    root = solve_for(q.g.expr, _a, t)
+    if root is not None:
+        return _tidy(root)
+    try:
+        roots = sp.solve(sp.Eq(q.g.expr, _a), t)
+    except NotImplementedError:
+        roots = []
+    if len(roots) > 1 and not any(r.has(sp.I) for r in roots):
+        # which root lies in [lo, hi] for a at the middle of the piece's range
+        symbols = set().union(*(sp.sympify(e).free_symbols for e in (q.lo, q.hi, *roots))) - {_a}
+        point = _generic_point(symbols, order.conditions) if symbols else {}
+        lo, hi = (sp.N(b.xreplace(point), 30) for b in (q.lo, q.hi))
+        mid = sp.N(q.at((q.lo + q.hi) / 2).xreplace(point), 30)
+        inside = [r for r in roots
+                  if lo - sp.Float("1e-20") <= sp.re(sp.N(r.xreplace(point).subs(_a, mid), 30))
+                  <= hi + sp.Float("1e-20")]
+        if len(inside) == 1:
+            if symbols:
+                order.assumed.append(f"the inverse of {q.g.expr} on [{q.lo}, {q.hi}] is the root "
+                                     f"{inside[0]} (the one inside the piece at {point})")
+            return _tidy(inside[0])
+    return InverseAt(fp, _a)
+
+
+class Subsampled(TradeOff):
+    r""":math:`C_p(f) = \min\{f_p, f_p^{-1}\}^{**}` (Dong, Roth, Su 2022, Def. 4.1 and Eq. 14).
+
+    ``Subsampled(f, p)`` validates p in [0, 1] (:class:`~symdp.errors.InvalidParameterError`
+    naming ``p``) and f as a trade-off function.  ``p = 0`` returns Id; ``p = 1`` returns
+    f when f is symmetric (:math:`\min\{f, f^{-1}\}^{**} = f`), exactly.
+
+    >>> from symdp import EpsDelta
+    >>> from symdp.subsampling import subsample
+    >>> C = subsample(EpsDelta(0, 0), "0.5")
+    >>> C
+    Identity()
+    >>> sp.latex(subsample(EpsDelta(3, "0.1"), "0.2"))
+    'C_{\\frac{1}{5}}\\left(f_{3,\\frac{1}{10}}\\right)'
+    """
+
+    symmetric_by_construction = True  # a symmetric function's envelope is symmetric
+
+    def __new__(cls, f, p):
+        f = as_trade_off(f)
+        conditions = list(f.conditions)
+        p = probability("p", p, conditions)
+        if p == 0:
+            return Identity()
+        symmetric = is_symmetric(f)
+        if p == 1 and symmetric:
+            return f
+        if isinstance(f, Identity):
+            return f  # f_p = Id for every p
+        obj = super().__new__(cls, f, p, conditions=conditions)
+        obj._symmetric_base = symmetric
+        return obj
+
+    # ------------------------------------------------------------ structure
+    @property
+    def base(self) -> TradeOff:
+        """The trade-off function f that is subsampled."""
+        return self.args[0]
+
+    @property
+    def p(self) -> sp.Expr:
+        """The sampling ratio p = m/n."""
+        return self.args[1]
+
+    @property
+    def has_closed_form(self) -> bool:
+        """True when Eq. 14 applies (f symmetric); otherwise C_p(f) is its definition."""
+        return getattr(self, "_symmetric_base", None) if hasattr(self, "_symmetric_base") \
+            else is_symmetric(self.base)
+
+    @property
+    def mixture(self) -> TradeOff:
+        r""":math:`f_p = p f + (1-p)\,\mathrm{Id}` (Def. 4.1)."""
+        return Mixture(self.base, self.p)
+
+    def definition(self) -> ConvexEnvelope:
+        r""":math:`\min\{f_p, f_p^{-1}\}^{**}` (Def. 4.1), evaluated from the definition of the
+        biconjugate -- the route every closed form is checked against."""
+        fp = self.mixture
+        return ConvexEnvelope(PointwiseMin(fp, fp.inverse()))
+
+    def base_fixed_point(self) -> sp.Expr:
+        r"""The fixed point :math:`x^* = f(x^*)` of f (Eq. 14's hypothesis)."""
+        return self.base.fixed_point()
+
+    def chord(self) -> tuple:
+        r"""The ends :math:`(x^*, f_p(x^*))` and :math:`(f_p(x^*), x^*)` of the slope -1
+        segment of Eq. 14, as ``(x_star, fp_at_x_star)``."""
+        xs = _tidy(self.base_fixed_point())
+        # f(x*) = x*, so f_p(x*) = p x* + (1 - p)(1 - x*)
+        return xs, _tidy(self.p * xs + (1 - self.p) * (1 - xs))
+
+    def pieces(self) -> list[Piece]:
+        r"""Eq. 14: :math:`f_p` on [0, x*], the chord on [x*, f_p(x*)], :math:`f_p^{-1}` on
+        [f_p(x*), 1]; the inverse pieces come from inverting the pieces of :math:`f_p` on
+        [0, x*] (an :class:`InverseAt` where that has no closed form)."""
+        if not self.has_closed_form:
+            raise NotImplementedError("C_p(f) has the Eq. 14 closed form only for symmetric f; "
+                                      "use definition() or evaluate()")
+        cached = getattr(self, "_pieces", None)
+        if cached is not None:
+            return list(cached)
+        fp = self.mixture
+        xs, fxs = self.chord()
+        order = _Ordering(self.conditions)
+        left = []
+        for q in fp.pieces():
+            if q.lo == q.hi or not order.le(q.lo, xs) or q.lo == xs:
+                continue
+            hi = q.hi if order.le(q.hi, xs) else xs
+            left.append(Piece(q.lo, hi, q.g))
+        right = [Piece(_tidy(q.at(q.hi)), _tidy(q.at(q.lo)), sp.Lambda(_a, _invert(q, fp, order)))
+                 for q in reversed(left)]
+        middle = [piece(xs, fxs, xs + fxs - _t, _t)]
+        f0 = _tidy(fp.pieces()[0].at(sp.S.Zero))  # f_p(0), from the first piece's formula
+        tail = [] if f0 == 1 else [piece(f0, 1, sp.S.Zero, _t)]
+        self._assumed = tuple(order.assumed)
+        self._pieces = tuple(left + middle + right + tail)
+        return left + middle + right + tail
+
+    @property
+    def assumptions(self) -> tuple:
+        """Orderings (and roots) that SymPy could not decide for symbolic parameters and that
+        were read off at an admissible witness point to build the pieces (empty for numbers)."""
+        self.pieces()
+        return getattr(self, "_assumed", ())
+
+    def expr(self, x=alpha):
+        """Eq. 14 as a Piecewise for symmetric f; the envelope (unevaluated) otherwise."""
+        if not self.has_closed_form:
+            return self.definition().expr(x)
+        return super().expr(x)
+
+    def evaluate(self, x, dps: int | None = None):
+        if not self.has_closed_form:
+            return self.definition().evaluate(x, dps)
+        return super().evaluate(x, dps)
+
+    # ------------------------------------------------------------ derived quantities
+    def inverse(self) -> TradeOff:
+        """C_p(f) is symmetric: its own inverse (for symmetric f; else the generic inverse)."""
+        return self if self.has_closed_form else super().inverse()
+
+    def fixed_point(self) -> sp.Expr:
+        r"""The midpoint of the chord, :math:`(x^* + f_p(x^*))/2 = (1 - p)/2 + p x^*` for
+        symmetric f (tests check C_p(f) there equals it)."""
+        if not self.has_closed_form:
+            return super().fixed_point()
+        xs, fxs = self.chord()
+        return sp.simplify((xs + fxs) / 2)
+
+    def conjugate(self, y) -> sp.Expr:
+        r""":math:`C_p(f)^*(y)`: the Legendre transform of the Eq. 14 pieces when each has a
+        closed-form stationary point, else :math:`\max\{f_p^*(y), (f_p^{-1})^*(y)\}`."""
+        y = sp.sympify(y)
+        if self.has_closed_form:
+            try:
+                return _conjugate_from_pieces(self, y)
+            except NotImplementedError:
+                pass
+        return self.conjugate_from_definition(y)
+
+    def conjugate_from_definition(self, y) -> sp.Expr:
+        r""":math:`\max\{f_p^*(y), (f_p^{-1})^*(y)\}` with :math:`(f_p^{-1})^*(y) = -y f_p^*(1/y)`
+        (y < 0): :math:`h^{***} = h^*` and :math:`(\min\{g, h\})^* = \max\{g^*, h^*\}`."""
+        y = sp.sympify(y)
+        fp = self.mixture
+        return sp.Max(fp.conjugate(y), inverse_conjugate(fp, y))
+
+    def privacy_profile(self, eps=varepsilon) -> sp.Expr:
+        r""":math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^{\varepsilon})` (Prop. 2.12)."""
+        if self.has_closed_form:
+            try:
+                return _profile_from_pieces(self, eps)
+            except NotImplementedError:
+                pass
+        return 1 + self.conjugate_from_definition(-sp.exp(eps))
+
+    def min_error_sum(self) -> sp.Expr:
+        r""":math:`\min_\alpha (\alpha + C_p(f)(\alpha)) = x^* + f_p(x^*) = 1 - p + 2p x^*`
+        for symmetric f: the chord has slope -1 and C_p(f) is convex."""
+        xs, fxs = self.chord()
+        return sp.simplify(xs + fxs)
+
+    # ------------------------------------------------------------ printing
+    def _latex_name(self, printer):
+        return r"C_{%s}\left(%s\right)" % (printer._print(self.p), printer._print(self.base))
+
+    def _sympystr(self, printer):
+        return "Subsampled(%s, %s)" % (printer._print(self.base), printer._print(self.p))
+
+
+def subsample(f, p) -> TradeOff:
+    r""":math:`C_p(f)` (Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 4.1; Eq. 14 for
+    symmetric f): the trade-off function of an f-DP mechanism run on a uniformly random
+    subsample of a fraction p of the records (Thm. 4.2).
+
+    >>> from symdp import Gaussian
+    >>> C = subsample(Gaussian(1), "0.2")
+    >>> C.fixed_point()
+    Phi(-1/2)/5 + 2/5
+    """
+    return Subsampled(f, p)
