@@ -5,3 +5,4 @@ from .errors import (DerivationError, InvalidParameterError, NotATradeOffFunctio
 from .special import Phi, PhiInv
 
 __version__ = "0.1.0"
+from .subsampling import subsample  # noqa: E402  (Dong, Roth, Su 2022, Def. 4.1)
