@@ -1,8 +1,14 @@
-"""symdp: symbolic derivations for differential privacy research."""
+"""symdp: symbolic derivations for differential privacy research.
+
+Trade-off functions of f-DP (Dong, Roth, Su 2022) as exact SymPy objects, the
+operators on them, and proofs as data checked step by step.
+"""
 
 from .errors import (DerivationError, InvalidParameterError, NotATradeOffFunctionError,
                      ParseError, RootFindingError, SymdpError)
 from .special import Phi, PhiInv
+from .tradeoff import (ConvexEnvelope, EpsDelta, Gaussian, Identity, Inverse, Laplace, Mixture,
+                       TradeOff, Zero, alpha)
+from .subsampling import subsample  # Dong, Roth, Su 2022, Def. 4.1
 
 __version__ = "0.1.0"
-from .subsampling import subsample  # noqa: E402  (Dong, Roth, Su 2022, Def. 4.1)

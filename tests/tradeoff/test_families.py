@@ -162,3 +162,32 @@ def test_mixture_endpoints_are_exact():
     f = Gaussian(1)
     assert f.mix(1) == f
     assert f.mix(0) == Identity()
+
+
+def test_user_trade_off_is_validated_against_prop_2_2():
+    import symdp
+    from symdp import NotATradeOffFunctionError
+    from symdp.tradeoff import alpha
+
+    good = symdp.TradeOff(sp.Piecewise((1 - 2 * alpha, alpha <= sp.Rational(1, 3)),
+                                       ((1 - alpha) / 2, True)))
+    assert {c.verdict for c in good.validation} == {"PROVED"}
+    for expr, reason in [(1 - alpha ** 2, "not convex"), (alpha, "not non-increasing"),
+                         (1 - alpha + sp.Rational(1, 10), "not at most 1 - alpha")]:
+        with pytest.raises(NotATradeOffFunctionError) as info:
+            symdp.TradeOff(expr)
+        assert reason in str(info.value) and "fails at" in str(info.value)
+
+
+def test_latex_of_every_object_including_powers():
+    from symdp.tradeoff import ConjugateAt, alpha
+
+    objects = [EpsDelta(sp.Symbol("varepsilon"), sp.Symbol("delta")), Gaussian(sp.Symbol("mu")),
+               Laplace(1), Identity(), Zero(), Gaussian(1).mix(sp.Symbol("p")),
+               Inverse(Gaussian(1).mix(sp.Rational(1, 2)))]
+    for f in objects:
+        assert sp.latex(f)
+        assert sp.latex(f(alpha) ** 2).endswith("^{2}")
+        assert sp.latex(ConjugateAt(f, -1) ** 2)
+    assert sp.latex(Gaussian(sp.Symbol("mu"))) == r"G_{\mu}"
+    assert sp.latex(EpsDelta(sp.Symbol("varepsilon"), sp.Symbol("delta"))) == r"f_{\varepsilon,\delta}"
