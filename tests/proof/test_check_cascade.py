@@ -97,3 +97,18 @@ def test_mutated_real_steps_are_refuted(index):
         r = check_derivation(md).steps[0]
         # a mutation that happens to stay true is not counted against the checker; here none does
         assert r.verdict is Verdict.REFUTED, (d.id, label, r.verdict, r.detail)
+
+
+def test_off_by_one_in_a_real_count_is_refuted_by_enumeration():
+    from symdp.bagging.enumerated import GammaCount
+
+    (d,) = [d for d in load_file(ROOT / "proofs" / "bagging_counts.py")
+            if any(s.lhs.atoms(GammaCount) for s in d.steps)][:1]
+    step = next(s for s in d.steps if isinstance(s.lhs, GammaCount))
+    nn, kk = sorted(step.free_symbols, key=lambda s: s.name)[::-1][:2]  # n, k
+    for mutant_rhs in (step.rhs + 1, step.rhs.xreplace({kk: kk + 1})):
+        md = Derivation(d.id, d.statement, d.citation, d.hypotheses,
+                        (Step(step.lhs, "=", mutant_rhs, "mutated"),), constraints=d.constraints,
+                        chained=False, enumeration=d.enumeration)
+        r = check_derivation(md).steps[0]
+        assert r.verdict is Verdict.REFUTED and r.counterexample.exact, (mutant_rhs, r.detail)
