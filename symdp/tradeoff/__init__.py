@@ -3,8 +3,9 @@
 from .base import ConjugateAt, InverseAt, Piece, TradeOff, TradeOffAt, alpha, conjugate, fixed_point, \
     privacy_profile, varepsilon
 from .families import EpsDelta, Gaussian, Identity, Laplace, Zero
-from .operators import ConvexEnvelope, Inverse, Mixture, PointwiseMin
+from .duality import ProfileTradeOff, from_privacy_profile
+from .operators import ConvexEnvelope, Inverse, Mixture, PointwiseMin, compare
 
 __all__ = ["TradeOff", "TradeOffAt", "InverseAt", "ConjugateAt", "Piece", "alpha", "varepsilon", "EpsDelta",
            "Gaussian", "Laplace", "Identity", "Zero", "Inverse", "Mixture", "PointwiseMin",
-           "ConvexEnvelope", "conjugate", "fixed_point", "privacy_profile"]
+           "ConvexEnvelope", "ProfileTradeOff", "from_privacy_profile", "compare", "conjugate", "fixed_point", "privacy_profile"]
