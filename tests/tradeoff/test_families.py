@@ -191,3 +191,19 @@ def test_latex_of_every_object_including_powers():
         assert sp.latex(ConjugateAt(f, -1) ** 2)
     assert sp.latex(Gaussian(sp.Symbol("mu"))) == r"G_{\mu}"
     assert sp.latex(EpsDelta(sp.Symbol("varepsilon"), sp.Symbol("delta"))) == r"f_{\varepsilon,\delta}"
+
+
+def test_is_symmetric_decides_with_the_engine():
+    assert Gaussian(sp.Rational(3, 2)).is_symmetric() is True         # proved from the inverse
+    assert Gaussian(1).mix(sp.Rational(1, 2)).is_symmetric() is False  # f_p is not symmetric
+
+
+def test_failed_root_find_raises_with_residual():
+    import mpmath as mp
+    from symdp.errors import RootFindingError
+    from symdp.tradeoff.numeric import decreasing_inverse
+
+    with mp.workdps(30):
+        with pytest.raises(RootFindingError) as info:
+            decreasing_inverse(lambda t: 1 + 0 * t, mp.mpf("0.5"))  # never <= 1/2 on [0, 1]
+    assert info.value.residual is not None and info.value.tolerance is not None
