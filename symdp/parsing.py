@@ -86,10 +86,15 @@ part), so each construction is checked *before* it runs against a budget of
 :data:`MAX_DIGITS` digits for the numbers of the whole formula: exact numbers
 count their digits, inexact ones (``e^{9000}``, ``erfc(60)``) their order of
 magnitude.  ``10^10^10``, ``2**99999999``, ``10000!``, ``e^{e^{20}}`` and
-``erfc(10^10)`` are a ``ParseError`` "number too large", as are roots of more
-than :data:`MAX_ROOT_DIGITS` digits, ``PhiInv`` of an argument within
-``10^-100`` of 0 or 1 (its evaluation takes time cubic in that exponent) and
-``min``/``max`` needing more than :data:`MAX_COMPARISONS` comparisons.
+``erfc(10^10)`` are a ``ParseError`` "number too large", as are exact
+fractional powers ``b^(p/q)`` for which SymPy would factor more than
+:data:`MAX_ROOT_DIGITS` digits (``b^(q-1)``), ``floor``/``ceiling`` of inexact
+numbers above ``10^100``, ``PhiInv`` of an argument within ``10^-100`` of 0 or
+1 (its evaluation takes time cubic in that exponent) and ``min``/``max``
+needing more than :data:`MAX_COMPARISONS` comparisons.  ``binomial(n, k)`` of
+an inexact ``n`` and an integer ``k`` stays unevaluated (SymPy would expand a
+product of ``k`` sums).  As a safety net, building a formula that takes more
+than :data:`MAX_SECONDS` seconds is stopped.
 
 Examples
 --------
@@ -111,7 +116,9 @@ from __future__ import annotations
 
 import keyword
 import math
+import os
 import re
+import time
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -121,8 +128,8 @@ import sympy as sp
 from .errors import InvalidParameterError, ParseError
 from .special import Phi, PhiInv
 
-__all__ = ["parse_formula", "parse_relation", "parse_assumptions",
-           "MAX_LENGTH", "MAX_DEPTH", "MAX_DIGITS", "MAX_ROOT_DIGITS", "MAX_COMPARISONS"]
+__all__ = ["parse_formula", "parse_relation", "parse_assumptions", "MAX_LENGTH", "MAX_DEPTH",
+           "MAX_DIGITS", "MAX_ROOT_DIGITS", "MAX_COMPARISONS", "MAX_SECONDS"]
 
 #: Longest accepted input, in characters.
 MAX_LENGTH = 10_000
@@ -138,9 +145,15 @@ MAX_ROOT_DIGITS = 500
 
 #: Most pairwise comparisons that Min/Max may make in one formula (about 1 ms each).
 MAX_COMPARISONS = 100
+#: A safety net: building one formula may take at most this long (checked between
+#: constructions).  SymPy's assumption queries can evaluate a number thousands of
+#: times; the limits above keep each construction short, this keeps their sum short.
+MAX_SECONDS = 10.0
 # PhiInv(a) is evaluated with as many extra digits as min(a, 1 - a) has leading
 # zeros, in time growing like their cube (10^-400 takes half a second).
 _PHI_INV_DIGITS = 100
+# floor/ceiling of an inexact number evaluates it to every digit of its integer part.
+_FLOOR_DIGITS = 100
 
 # ---------------------------------------------------------------------------
 # Vocabulary
@@ -402,6 +415,23 @@ def _ceil_abs(r: sp.Rational) -> int:
     return -(-abs(r.p) // r.q)
 
 
+def _spread(exponent: sp.Basic) -> tuple[int, int]:
+    """How far SymPy may raise the numbers of a base to ``exponent``.
+
+    Returns the product of the exponent's numbers (rounded up, at least 1) and
+    the lcm of their denominators: SymPy pulls ``b^(c h)`` out of
+    ``b^(c (h + t))`` and expands ``b^(p/q)`` into ``b^(q-1)``.  Both are capped
+    far above any accepted size, so they stay small integers.
+    """
+    cap = 10 ** (MAX_DIGITS + 1)
+    k = q = 1
+    for node in sp.preorder_traversal(exponent):
+        if node.is_Rational:
+            k = min(k * max(_ceil_abs(node), 1), cap)
+            q = min(math.lcm(q, node.q), cap)
+    return k, q
+
+
 def _approximate(expr: sp.Basic, col: int):
     """``expr`` as an mpmath number at low precision, or None if SymPy cannot say.
 
@@ -410,8 +440,9 @@ def _approximate(expr: sp.Basic, col: int):
     """
     try:
         value = expr.evalf(15, maxn=60)
-    except (ArithmeticError, ValueError) as error:  # fail closed: its size is unknown
-        raise _Problem(col, f"cannot evaluate {expr} to bound its size ({error})") from None
+    except (ArithmeticError, TypeError, ValueError) as error:  # fail closed: size unknown
+        raise _Problem(col, f"SymPy failed to evaluate a number to bound its size "
+                            f"({type(error).__name__}: {error})") from None
     real, imag = value.as_real_imag()
     if not (real.is_Number and imag.is_Number) or sp.nan in (real, imag):
         return None
@@ -440,14 +471,18 @@ class _Builder:
 
     def __init__(self):
         self.comparisons = 0  # pairwise comparisons Min/Max make; they cost ~1 ms each
+        self.deadline = time.monotonic() + MAX_SECONDS
 
     def check(self, digits: int, roots: int, q: int, col: int) -> None:
+        """Refuse a construction over the limits; called before each one runs."""
+        if time.monotonic() > self.deadline:
+            raise _Problem(col, f"the formula takes too long to build (over {MAX_SECONDS:g} s)")
         if digits > MAX_DIGITS:
             raise _Problem(col, f"number too large (more than {MAX_DIGITS} digits)")
-        if roots > MAX_ROOT_DIGITS or roots * q > MAX_DIGITS:
-            raise _Problem(col, f"number too large for exact fractional powers (at most "
-                                f"{MAX_ROOT_DIGITS} digits under them, times their "
-                                f"denominators at most {MAX_DIGITS})")
+        if roots * max(q - 1, 1) > MAX_ROOT_DIGITS:
+            raise _Problem(col, f"number too large for exact fractional powers (SymPy "
+                                f"factors b^(q-1) for b^(p/q): at most {MAX_ROOT_DIGITS} "
+                                "digits)")
 
     def defined(self, expr: sp.Basic, col: int) -> sp.Basic:
         for part in (expr, *expr.args):
@@ -498,17 +533,15 @@ class _Builder:
         if b.is_zero and e.is_extended_negative:
             raise _Problem(col, "division by zero")
         digits, roots, q = _cost([base, exponent])
-        if e.is_Rational and b not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne):
-            k = _ceil_abs(e)
-            if not e.is_Integer and base.digits:  # numbers under a fractional power
-                roots, q = roots + base.digits, math.lcm(q, e.q)
+        if base.digits and b not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne):
+            k, denominator = _spread(e)
             if b.is_Rational and e.is_Integer:  # exact: the size of b**e
                 digits = exponent.digits + (MAX_DIGITS + 1 if k > MAX_DIGITS else
                                             _size(k * math.log10(max(abs(b.p), b.q))))
-            elif b.is_Symbol or (b.is_Pow and b.base.is_Symbol):
-                pass  # (x^a)^e is x^(a e): exponents multiply, digits add
-            else:  # SymPy may raise the numbers inside b to the integer part of e
+            elif not (b.is_Pow and b.base.is_Symbol):  # (x^a)^e is x^(a e): digits add
                 digits = base.digits * k + exponent.digits
+            if denominator > 1:
+                roots, q = roots + base.digits, math.lcm(q, denominator)
         if e.is_number and b.is_number and not (b.is_Rational and e.is_Rational):
             self.check(digits, roots, q, col)  # inexact: count the order of magnitude
             with mpmath.workdps(15):
@@ -524,11 +557,10 @@ class _Builder:
         digits, roots, q = arg.digits, arg.roots, arg.q
         if a.has(sp.log):
             # SymPy rewrites exp(c log(u)) as u**c (after logcombine): bound it like a power
-            rationals = a.atoms(sp.Rational)
-            digits = arg.digits * (max((_ceil_abs(r) for r in rationals), default=0) + 1)
-            fractions = [r.q for r in rationals if not r.is_Integer]
-            if fractions:
-                roots, q = roots + arg.digits, math.lcm(q, *fractions)
+            k, denominator = _spread(a)
+            digits = arg.digits * (k + 1)
+            if denominator > 1:
+                roots, q = roots + arg.digits, math.lcm(q, denominator)
         elif a.is_number and not a.is_infinite:
             self.check(digits, roots, q, col)
             with mpmath.workdps(15):
@@ -557,7 +589,11 @@ class _Builder:
             with mpmath.workdps(15):  # SymPy evaluates the integer part, every digit of it
                 value = _approximate(exprs[0], col)
                 if value is not None and value != 0 and mpmath.isfinite(value):
-                    digits += _size(mpmath.log10(abs(value)))
+                    size = _size(mpmath.log10(abs(value)))
+                    if size > _FLOOR_DIGITS:  # evaluating gamma(571.5) to 1300 digits: 17 s
+                        raise _Problem(col, f"number too large for {name} (more than "
+                                            f"{_FLOOR_DIGITS} digits before the point)")
+                    digits += size
         elif name == "PhiInv" and exprs[0].is_number:
             digits += self._phi_inv_digits(exprs[0], col)
         elif name in ("Min", "Max"):
@@ -569,8 +605,12 @@ class _Builder:
         elif name in ("erf", "erfc", "Phi") and exprs[0].is_number:
             digits += self._gaussian_tail_digits(name, exprs[0], col)
         self.check(digits, roots, q, col)
+        # binomial(n, k) of an inexact number n and an integer k: SymPy would expand the
+        # product of k sums (binomial(log(3) + pi, 17) takes minutes); keep it as it is
+        evaluate = not (name == "binomial" and exprs[1].is_Integer and exprs[0].is_number
+                        and not exprs[0].is_Rational)
         try:
-            expr = _SYMPY_FUNCTIONS[name](*exprs)
+            expr = _SYMPY_FUNCTIONS[name](*exprs, evaluate=evaluate)
         except ValueError as error:  # Min/Max of numbers that cannot be ordered, e.g. I
             raise _Problem(col, f"{name} needs real arguments ({error})") from None
         return _Value(self.defined(expr, col), digits, roots, q)
@@ -1131,6 +1171,17 @@ def _validated_symbols(symbols) -> dict:
     return symbols
 
 
+_LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (sp, mpmath))
+
+
+def _raised_inside_sympy(error: BaseException) -> bool:
+    """Whether ``error`` was raised by SymPy or mpmath code (its innermost frame)."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is not None and frame.tb_frame.f_code.co_filename.startswith(_LIBRARIES)
+
+
 def _parse(text, what: str, latex: bool, symbols, entry):
     if not isinstance(text, str):
         raise ParseError(f"a {what} must be a string; got {type(text).__name__}")
@@ -1138,13 +1189,25 @@ def _parse(text, what: str, latex: bool, symbols, entry):
         raise ParseError(f"cannot parse {what}: it has {len(text)} characters, more than "
                          f"the limit of {MAX_LENGTH}")
     symbols = _validated_symbols(symbols)
+    parser = None
     try:
-        result = entry(_Parser(_tokenize(text, latex), latex, symbols))
+        parser = _Parser(_tokenize(text, latex), latex, symbols)
+        result = entry(parser)
     except _Problem as problem:
         raise ParseError(f"cannot parse {what} at column {problem.col}: "
                          f"{problem.message}") from None
     except RecursionError:  # a backstop: MAX_DEPTH should be reached first
         raise ParseError(f"cannot parse {what}: nesting too deep") from None
+    except (ArithmeticError, TypeError, ValueError) as error:
+        # SymPy's automatic evaluation can fail inside SymPy or mpmath, e.g. with a
+        # ZeroDivisionError when a number cancels at low precision (log(erf(4.27))
+        # is -1.6e-9, not 0) or a TypeError comparing it; anything else is a bug here
+        if not _raised_inside_sympy(error):
+            raise
+        col = parser.tokens[max(parser.pos - 1, 0)].col if parser else 1
+        detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        raise ParseError(f"cannot parse {what} at column {col}: SymPy failed to evaluate a "
+                         f"number ({detail})") from None
     if result.has(sp.zoo, sp.nan):
         raise ParseError(f"cannot parse {what}: its value is undefined ({result})")
     return result

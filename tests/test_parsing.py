@@ -658,6 +658,35 @@ def test_arguments_sympy_or_mpmath_would_raise_on_are_parse_errors(text, message
         parse_formula(text)
 
 
+@pytest.mark.parametrize("text", [
+    "factorial(erfc(log(log(8.52, erf(4.27)))))",  # mpmath ZeroDivisionError inside SymPy
+    "min(sqrt((floor(4.33))^(n+8889380584-5963871549)), 8)",  # SymPy pulls out 4^2925508035
+    "binomial(16*1.68+e-Phi(14), 1e2)",  # SymPy expands a product of 100 sums
+    "ceiling(factorial(7.55^pi))",  # evaluates gamma(571.5) to 1300 digits
+    "(53/5)^(1000*(n+m+1000))",  # SymPy pulls out (53/5)^(10^6)
+])
+def test_sympy_pitfalls_are_parse_errors_or_quick(text):
+    start = time.perf_counter()
+    try:
+        parse_formula(text)
+    except ParseError as error:
+        assert "\n" not in str(error)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_binomial_of_an_inexact_number_stays_unevaluated():
+    value = parse_formula("binomial(pi, 3)")
+    assert value == sp.binomial(sp.pi, 3, evaluate=False)
+    assert same(sp.expand_func(value), sp.pi * (sp.pi - 1) * (sp.pi - 2) / 6)
+    assert parse_formula("binomial(5/2, 2)") == sp.Rational(15, 8)
+
+
+def test_building_is_stopped_after_max_seconds(monkeypatch):
+    monkeypatch.setattr(parsing, "MAX_SECONDS", -1.0)
+    with pytest.raises(ParseError, match="takes too long to build"):
+        parse_formula("x + 1")
+
+
 def test_too_many_min_max_comparisons_raise_quickly():
     start = time.perf_counter()
     with pytest.raises(ParseError, match="too many min/max arguments"):
