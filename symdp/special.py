@@ -145,6 +145,8 @@ class PhiInv(sp.Function):
         a = self.args[0]._eval_evalf(prec)
         if a is None or not a.is_Number:
             return None
+        if a < 0 or a > 1:
+            return None  # outside the domain: stay unevaluated (SymPy's convention)
         with mpmath.workprec(prec + 20):
             value = mp_phi_inv(mpmath.mpf(a._to_mpmath(prec + 20)))
         if mpmath.isinf(value):

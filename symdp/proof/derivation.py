@@ -67,8 +67,15 @@ class Step:
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))
-        object.__setattr__(self, "lhs", sp.sympify(self.lhs) if not isinstance(self.lhs, sp.Basic) else self.lhs)
-        object.__setattr__(self, "rhs", sp.sympify(self.rhs) if not isinstance(self.rhs, sp.Basic) else self.rhs)
+        for side in ("lhs", "rhs"):
+            value = getattr(self, side)
+            if isinstance(value, str):  # text goes through symdp.parsing, never sympify
+                raise DerivationError(f"step {side} must be a SymPy expression, not text; "
+                                      "parse text with symdp.parsing.parse_formula")
+            if not isinstance(value, sp.Basic):
+                from ..validation import to_exact
+
+                object.__setattr__(self, side, to_exact(side, value))
         object.__setattr__(self, "side_conditions", tuple(self.side_conditions))
 
     @property
