@@ -259,8 +259,10 @@ class Subsampled(TradeOff):
         r"""The ends :math:`(x^*, f_p(x^*))` and :math:`(f_p(x^*), x^*)` of the slope -1
         segment of Eq. 14, as ``(x_star, fp_at_x_star)``."""
         xs = _tidy(self.base_fixed_point())
-        # f(x*) = x*, so f_p(x*) = p x* + (1 - p)(1 - x*)
-        return xs, _tidy(self.p * xs + (1 - self.p) * (1 - xs))
+        # f(x*) = x*, so f_p(x*) = p x* + (1 - p)(1 - x*); kept in this form (not simplified)
+        # so that substituting p = 1/2 gives 1/2 exactly: a tie alpha = f_p(x*) that SymPy
+        # must decide in a Piecewise condition is then decided at once
+        return xs, self.p * xs + (1 - self.p) * (1 - xs)
 
     def pieces(self) -> list[Piece]:
         r"""Eq. 14: :math:`f_p` on [0, x*], the chord on [x*, f_p(x*)], :math:`f_p^{-1}` on
@@ -281,7 +283,8 @@ class Subsampled(TradeOff):
                 continue
             hi = q.hi if order.le(q.hi, xs) else xs
             left.append(Piece(q.lo, hi, q.g))
-        right = [Piece(_tidy(q.at(q.hi)), _tidy(q.at(q.lo)), sp.Lambda(_a, _invert(q, fp, order)))
+        right = [Piece(fxs if q.hi == xs else _tidy(q.at(q.hi)), _tidy(q.at(q.lo)),
+                       sp.Lambda(_a, _invert(q, fp, order)))
                  for q in reversed(left)]
         middle = [piece(xs, fxs, xs + fxs - _t, _t)]
         f0 = _tidy(fp.pieces()[0].at(sp.S.Zero))  # f_p(0), from the first piece's formula
@@ -319,7 +322,7 @@ class Subsampled(TradeOff):
         if not self.has_closed_form:
             return super().fixed_point()
         xs, fxs = self.chord()
-        return sp.simplify((xs + fxs) / 2)
+        return _tidy((xs + fxs) / 2)
 
     def conjugate(self, y) -> sp.Expr:
         r""":math:`C_p(f)^*(y)`: the Legendre transform of the Eq. 14 pieces when each has a
@@ -352,7 +355,7 @@ class Subsampled(TradeOff):
         r""":math:`\min_\alpha (\alpha + C_p(f)(\alpha)) = x^* + f_p(x^*) = 1 - p + 2p x^*`
         for symmetric f: the chord has slope -1 and C_p(f) is convex."""
         xs, fxs = self.chord()
-        return sp.simplify(xs + fxs)
+        return _tidy(xs + fxs)
 
     # ------------------------------------------------------------ printing
     def _latex_name(self, printer):
