@@ -1,0 +1,76 @@
+"""``symdp report [PATH...] --out DIR [--pdf] [--dps N] [--only ID] [--no-figures] [--no-check]``.
+
+Writes ``DIR/symdp-report.tex`` (amsmath) with every derivation of ``proofs/``, its
+verdicts, the findings and the figures (``DIR/figures/``); ``--pdf`` compiles it with
+pdflatex.  Exit codes: 0 written and every verdict matches its expectation; 1 some verdict
+does not (the document is still written and says so) or pdflatex failed (one line: the
+first LaTeX error and the log's path); 2 usage error, unwritable ``--out``, or ``--pdf``
+without pdflatex.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "report", help="write a LaTeX (and PDF) report of every derivation with its verdicts",
+        description="Check every derivation in proofs/ (or the given files) and write a LaTeX "
+        "document: statement, hypotheses, citation, each step with its rule and verdict, "
+        "counterexamples, the recorded findings and the figures.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="proof files or directories (default: proofs/)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output directory (created)")
+    p.add_argument("--pdf", action="store_true", help="compile with pdflatex (TeX Live)")
+    p.add_argument("--dps", type=int, default=60, metavar="N",
+                   help="higher working precision of the numeric stage (the lower is "
+                   "max(15, N/2)); default 60")
+    p.add_argument("--only", action="append", metavar="ID",
+                   help="only this derivation id (repeatable)")
+    p.add_argument("--no-figures", action="store_true", help="leave the figures out")
+    p.add_argument("--no-check", action="store_true",
+                   help="layout only: the derivations without verdicts (fast)")
+    return p
+
+
+def run(args) -> int:
+    from ..report import LatexCompileError, write_report
+
+    if args.dps < 30:
+        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    dps = (max(15, args.dps // 2), args.dps)
+    show_progress = sys.stderr.isatty()
+
+    def progress(i, n, ident):
+        if show_progress:
+            sys.stderr.write(f"\r[{i}/{n}] {ident[:60]:<60}")
+            sys.stderr.flush()
+
+    try:
+        out = write_report(args.out, paths=args.paths or None, only=args.only, dps=dps,
+                           pdf=args.pdf, figures=not args.no_figures, check=not args.no_check,
+                           progress=progress)
+    except LatexCompileError as exc:
+        sys.stderr.write(f"symdp: error: {exc}\n")
+        return 1
+    finally:
+        if show_progress:
+            sys.stderr.write("\r" + " " * 80 + "\r")
+    steps = sum(len(r.steps) for r in out.reports)
+    if args.no_check:
+        what = "not checked (layout only)"
+    else:
+        mismatches = sum(1 for r in out.reports for s in r.steps if not s.matches_expectation)
+        what = f"{len(out.reports)} derivations, {steps} steps, " + (
+            "every verdict matches its expectation" if mismatches == 0 else
+            f"{mismatches} verdict(s) do NOT match their expectations")
+        if out.errors:
+            what += f"; {len(out.errors)} proof file(s) failed to load"
+    print(f"wrote {out.tex} ({what})")
+    if out.figures:
+        print(f"wrote {len(out.figures)} figure files in {out.figures[0].parent}")
+    if out.pdf is not None:
+        pages = f" ({out.pages} pages)" if out.pages else ""
+        print(f"wrote {out.pdf}{pages}")
+    return 0 if out.ok or args.no_check and not out.errors else 1

@@ -1,0 +1,56 @@
+"""matplotlib, imported only when a figure is drawn, through the Agg canvas (no pyplot state,
+no display needed, the caller's backend untouched)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import InvalidParameterError
+
+FORMATS = (".png", ".pdf")
+
+
+def new_figure(width: float = 5.6, height: float = 5.0, ncols: int = 1):
+    """A matplotlib ``Figure`` on an Agg canvas and its Axes (one, or a tuple of ``ncols``)."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("plotting needs matplotlib: pip install 'symdp[plot]'") from exc
+    fig = Figure(figsize=(width, height), dpi=150)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols)
+    return fig, axes
+
+
+def check_path(path) -> Path:
+    """``path`` as a Path ending in .png or .pdf; anything else is an InvalidParameterError."""
+    p = Path(path)
+    if p.suffix.lower() not in FORMATS:
+        raise InvalidParameterError(
+            f"the output file must end in .png or .pdf; got {str(p)!r}")
+    return p
+
+
+def save_figure(fig, path) -> Path:
+    """Write ``fig`` to ``path`` (PNG or PDF by its suffix), atomically: the file appears only
+    once complete.  PDF metadata carry no date, so output is reproducible."""
+    p = check_path(path)
+    directory = p.parent if str(p.parent) else Path(".")
+    if not directory.is_dir():
+        raise InvalidParameterError(f"the output directory does not exist: {str(directory)!r}")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".symdp-", suffix=p.suffix)
+    except OSError as exc:
+        raise InvalidParameterError(f"cannot write {str(p)!r}: {exc.strerror}") from None
+    os.close(fd)
+    try:
+        metadata = {"CreationDate": None} if p.suffix.lower() == ".pdf" else None
+        fig.savefig(tmp, format=p.suffix.lower()[1:], metadata=metadata)
+        os.replace(tmp, p)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return p

@@ -1,0 +1,248 @@
+r"""The LaTeX document of a ``symdp report``: every derivation, its verdicts, the findings.
+
+Layout (``article``, amsmath, ``\allowdisplaybreaks``):
+
+1. a summary: derivations, steps, verdict counts, findings, mismatches, files that failed
+   to load;
+2. **Findings** -- the claims as printed that the checks refute, each with its
+   counterexample and whether it still reproduces;
+3. **Derivations** -- one subsection each: statement, source, hypotheses, what it
+   concludes, then every step (formula in ``align*``, rule, verdict, stage, detail, and
+   the counterexample of a refutation);
+4. **Figures**, when given.
+
+Everything is deterministic: no dates, no timings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import sympy as sp
+
+from ..proof.latex import domain_latex
+from ..proof.verdict import Verdict
+from .latex import PREAMBLE_MACROS, identifier, step_display, text
+
+__all__ = ["Figure", "document_latex", "derivation_section", "findings_section",
+           "summary_section", "PREAMBLE"]
+
+PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
+\usepackage[margin=2cm]{geometry}
+\usepackage{amsmath,amssymb}
+\usepackage{graphicx}
+\usepackage{booktabs}
+\allowdisplaybreaks
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{0.5ex}
+\sloppy
+""" + PREAMBLE_MACROS + "\n"
+
+_VERDICT_WORD = {v: v.value for v in Verdict}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the report: a file name relative to the document, and its caption text."""
+
+    path: str
+    caption: str
+
+
+def _counterexample(cx) -> str:
+    if cx is None:
+        return ""
+    point = ", ".join(f"{text(k)} = {text(v)}" for k, v in cx.point.items()) or \
+        "every point (no free parameters)"
+    how = "exact" if cx.exact else "decimal"
+    return (r"\textbf{Counterexample} (%s): at %s: lhs $=$ %s, rhs $=$ %s, "
+            r"lhs $-$ rhs $=$ %s." % (how, point, text(cx.lhs), text(cx.rhs), text(cx.difference)))
+
+
+def _verdict(result) -> str:
+    word = r"\textbf{%s}" % _VERDICT_WORD[result.verdict]
+    if result.is_finding:
+        word += " (recorded finding" + ("" if result.matches_expectation else
+                                        r", \textbf{no longer reproduces}") + ")"
+    elif not result.matches_expectation:
+        expected = result.expected.value if result.expected else "to hold"
+        word += r" \textbf{--- MISMATCH: expected %s}" % text(expected)
+    return word
+
+
+def _hypotheses(d) -> str:
+    parts = [domain_latex(s, dom) for s, dom in d.hypotheses.items()]
+    parts += [sp.latex(c) for c in d.constraints]
+    if not parts:
+        return "none"
+    return ", ".join(f"${p}$" for p in parts)
+
+
+def derivation_section(derivation, results=None, source: str = "") -> str:
+    """One derivation as a ``\\subsection``; ``results`` (one StepResult per step) adds verdicts."""
+    d = derivation
+    lines = [r"\subsection{%s}" % identifier(d.id)]
+    lines.append(text(d.statement))
+    lines.append("")
+    lines.append(r"\textit{Source:} %s\\" % text(d.citation))
+    if source:
+        lines.append(r"\textit{File:} \texttt{%s}\\" % identifier(source))
+    lines.append(r"\textit{Hypotheses:} %s\\" % _hypotheses(d))
+    if d.chained:
+        concl = d.conclusion
+        lines.append(r"\textit{Concludes:}")
+        lines.append(r"\begin{align*}")
+        lines.append(step_display(concl.lhs, concl.relation, concl.rhs))
+        lines.append(r"\end{align*}")
+    else:
+        lines.append(r"\textit{Independent claims} (the steps do not chain).\\")
+    if results is not None:
+        from ..proof.check import DerivationReport  # the chain's verdict, as symdp check computes it
+
+        verdict = DerivationReport(d, tuple(results)).conclusion_verdict
+        lines.append(r"\textit{Verdict of the %s:} \textbf{%s}" % (
+            "chain" if d.chained else "claims", verdict.value))
+    else:
+        lines.append(r"\textit{Not checked} (layout only).")
+    if d.notes:
+        lines.append("")
+        lines.append(r"\textit{Notes:} %s" % text(d.notes))
+    lines.append("")
+    for i, step in enumerate(d.steps):
+        lines.append(r"\paragraph{Step %d.} %s" % (i + 1, text(step.rule) if step.rule else ""))
+        show_lhs = i == 0 or not d.chained
+        lines.append(r"\begin{align*}")
+        lines.append(step_display(step.lhs, step.relation, step.rhs, show_lhs=show_lhs,
+                                  side_conditions=step.side_conditions))
+        lines.append(r"\end{align*}")
+        if step.note:
+            lines.append(r"\textit{Note:} %s\\" % text(step.note))
+        if results is not None:
+            r = results[i]
+            lines.append(r"Verdict: %s (stage: %s). %s" % (_verdict(r), text(r.stage),
+                                                           text(r.detail)))
+            if r.counterexample is not None:
+                lines.append("")
+                lines.append(_counterexample(r.counterexample))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def summary_counts(reports, errors=()) -> dict:
+    verdicts = Counter(r.verdict for rep in reports for r in rep.steps)
+    return {
+        "derivations": len(reports),
+        "steps": sum(len(rep.steps) for rep in reports),
+        "verdicts": {v: verdicts.get(v, 0) for v in Verdict},
+        "findings": sum(1 for rep in reports for r in rep.steps if r.is_finding),
+        "mismatches": sum(1 for rep in reports for r in rep.steps if not r.matches_expectation),
+        "load_errors": len(errors),
+    }
+
+
+def summary_section(reports, errors=(), *, dps=None) -> str:
+    s = summary_counts(reports, errors)
+    rows = " \\\\\n".join(f"{v.value} & {n}" for v, n in s["verdicts"].items())
+    ok = s["mismatches"] == 0 and not errors
+    lines = [r"\section*{Summary}",
+             f"{s['derivations']} derivations, {s['steps']} steps, {s['findings']} recorded "
+             f"findings. "
+             + (r"\textbf{Every verdict matches its expectation.}" if ok else
+                r"\textbf{%d verdict(s) do not match their expectations; %d file(s) failed to "
+                r"load.}" % (s["mismatches"], s["load_errors"])),
+             ""]
+    if dps is not None:
+        lines.append(r"Numeric stage at %d and %d significant digits." % tuple(dps))
+        lines.append("")
+    lines += [r"\begin{tabular}{lr}", r"\toprule", r"verdict & steps \\", r"\midrule",
+              rows + r" \\", r"\bottomrule", r"\end{tabular}", "",
+              r"PROVED: symbolic, for every admissible value. "
+              r"CERTIFIED: ball arithmetic, rigorous at the points or box listed. "
+              r"ENUMERATED: exact enumeration over every case listed. "
+              r"NUMERIC: agreement at two precisions at sampled points --- evidence, not proof. "
+              r"UNDECIDED: nothing could decide. "
+              r"REFUTED: a concrete counterexample.", ""]
+    if errors:
+        lines.append(r"\paragraph{Files that failed to load.}")
+        lines.append(r"\begin{itemize}")
+        for e in errors:
+            lines.append(r"\item \texttt{%s}: %s" % (identifier(e.path), text(e.error)))
+        lines.append(r"\end{itemize}")
+    return "\n".join(lines)
+
+
+def findings_section(reports) -> str:
+    findings = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps) if r.is_finding]
+    lines = [r"\section{Findings}",
+             "Claims as printed in the sources that the checks do not confirm; each is recorded "
+             "in its derivation with the verdict it is expected to get, so the report says "
+             "whether it still reproduces.", ""]
+    if not findings:
+        lines.append("No findings are recorded.")
+        return "\n".join(lines)
+    lines.append(r"\begin{enumerate}")
+    for rep, i, r in findings:
+        step = rep.derivation.steps[i]
+        status = "reproduced" if r.matches_expectation else r"\textbf{no longer reproduces}"
+        lines.append(r"\item \textbf{%s}, step %d (%s, verdict %s): %s" % (
+            identifier(rep.derivation.id), i + 1, status, r.verdict.value,
+            text(step.note or step.rule)))
+        lines.append(r"\begin{align*}")
+        lines.append(step_display(step.lhs, step.relation, step.rhs,
+                                  side_conditions=step.side_conditions))
+        lines.append(r"\end{align*}")
+        if r.counterexample is not None:
+            lines.append(_counterexample(r.counterexample))
+        else:
+            lines.append(text(r.detail))
+    lines.append(r"\end{enumerate}")
+    return "\n".join(lines)
+
+
+def figures_section(figures) -> str:
+    lines = [r"\section{Figures}"]
+    for fig in figures:
+        lines += [r"\begin{figure}[htbp]", r"\centering",
+                  r"\includegraphics[width=0.8\linewidth]{%s}" % fig.path.replace("\\", "/"),
+                  r"\caption{%s}" % text(fig.caption), r"\end{figure}"]
+    lines.append(r"\clearpage")
+    return "\n".join(lines)
+
+
+def document_latex(reports, errors=(), *, figures=(), title="symdp: checked derivations",
+                   dps=None, checked: bool = True, notes=()) -> str:
+    """The whole document.
+
+    ``reports`` are :class:`~symdp.proof.check.DerivationReport` objects (from
+    ``check_derivation``) or, with ``checked=False``, derivations or ``(source, derivation)``
+    pairs as :func:`~symdp.proof.loader.load_derivations` returns them (a layout-only
+    document without verdicts).  ``errors`` are the loader's ``LoadError`` records;
+    ``figures`` are :class:`Figure` records; ``notes`` are extra lines of text for the
+    summary (e.g. why figures are missing).
+    """
+    parts = [PREAMBLE, r"\title{%s}" % text(title), r"\date{}", r"\begin{document}",
+             r"\maketitle"]
+    if checked:
+        parts.append(summary_section(reports, errors, dps=dps))
+    else:
+        parts.append(r"\section*{Summary}")
+        parts.append("%d derivations. \\textbf{Not checked}: this document shows the "
+                     "derivations without verdicts (layout only)." % len(reports))
+    for note in notes:
+        parts.append("")
+        parts.append(text(note))
+    parts.append(r"\tableofcontents")
+    if checked:
+        parts.append(findings_section(reports))
+    parts.append(r"\section{Derivations}")
+    for rep in reports:
+        if checked:
+            parts.append(derivation_section(rep.derivation, rep.steps, rep.source))
+        else:
+            source, derivation = rep if isinstance(rep, tuple) else ("", rep)
+            parts.append(derivation_section(derivation, None, source))
+    if figures:
+        parts.append(figures_section(figures))
+    parts.append(r"\end{document}")
+    return "\n".join(parts) + "\n"
