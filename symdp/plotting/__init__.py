@@ -7,6 +7,7 @@ r"""Figures (matplotlib, PNG and PDF), with axis labels in the papers' notation.
 :func:`profile_figure`          privacy profiles δ(ε) (axes ε, δ(ε))
 :func:`bagging_figure`          bagging: the paper's (ε, δ) against the exact values across k/n
 :func:`save_figure`             write a figure to .png or .pdf (atomically)
+:func:`to_png`                  PNG bytes of a figure (``IPython.display.Image(to_png(fig))``)
 :func:`report_figures`          the figures of ``symdp report``
 ==============================  ==========================================================
 
@@ -22,13 +23,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._mpl import save_figure
+from ._mpl import save_figure, to_png
 from .bagging import bagging_figure, bagging_values
 from .profile import default_profile_functions, profile_figure, profile_points
 from .tradeoff import curve, plot_curves, subsampling_figure, tradeoff_figure, tradeoff_label
 
 __all__ = ["tradeoff_figure", "subsampling_figure", "profile_figure", "bagging_figure",
-           "save_figure", "report_figures", "curve", "plot_curves", "profile_points",
+           "save_figure", "to_png", "report_figures", "curve", "plot_curves", "profile_points",
            "bagging_values", "tradeoff_label", "default_profile_functions"]
 
 

@@ -54,3 +54,12 @@ def save_figure(fig, path) -> Path:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return p
+
+
+def to_png(fig) -> bytes:
+    """The PNG bytes of ``fig`` (for ``IPython.display.Image`` in a notebook)."""
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()

@@ -1,0 +1,41 @@
+"""The notebooks in notebooks/ run from top to bottom (nbclient), so a broken one fails CI.
+
+They are stored without outputs; this test checks that too.
+"""
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="pip install -e '.[test]' (nbformat)")
+nbclient = pytest.importorskip("nbclient", reason="pip install -e '.[test]' (nbclient)")
+pytest.importorskip("ipykernel", reason="pip install -e '.[test]' (ipykernel)")
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_three_notebooks():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_is_stored_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, path.name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path, monkeypatch):
+    # the kernel imports symdp from this checkout, whatever is installed
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(ROOT / "notebooks")}})
+    client.execute()  # raises CellExecutionError with the failing cell and its traceback
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
