@@ -1,0 +1,580 @@
+r"""CERTIFIED over a box: branch and bound with ball evaluation of the margin.
+
+For an inequality ``lhs REL rhs`` the *margin* is :math:`m = rhs - lhs` for
+``<=``/``<`` and :math:`m = lhs - rhs` for ``>=``/``>``; the claim is
+:math:`m \ge 0` (or :math:`m > 0`) at every point of a box
+:math:`B = \prod_i [a_i, b_i]` (up to three parameters) satisfying the
+constraints.  A ball evaluation of m over a sub-box :math:`B'` (its parameters
+as balls) contains every value :math:`m(x), x \in B'` (Johansson, Arb, IEEE
+Trans. Computers 66(8), 2017), so each sub-box is
+
+* **decided** when the ball of m is :math:`\ge 0` (``> 0`` for strict);
+* **vacuous** when a constraint is certainly false on it;
+* a **counterexample box** when the ball of m is certainly negative and every
+  constraint certainly holds on it: the relation fails at *every* point of it;
+* **split** in two along its widest coordinate otherwise, down to a limit on
+  the number of sub-boxes and on their width; a sub-box left at the limit
+  *resists*, and the verdict is UNDECIDED naming it.
+
+*Monotonicity test.* When :math:`\partial m / \partial x_i` has a certified sign
+on a sub-box, m is monotone in :math:`x_i` there, so its minimum over the
+sub-box lies on the face where :math:`x_i` is at its worst end; the sub-box is
+replaced by that face (Hansen & Walster, *Global Optimization Using Interval
+Analysis*, 2nd ed., 2004, Sec. 12.4).  This is what decides relations that are
+tight on an edge of the box (e.g. :math:`m = 0` at p = 0).  It is used only for
+expressions without Piecewise, Max, Min, Abs or implicit inverses, where SymPy's
+derivative is the derivative everywhere on the sub-box.
+
+*Integer parameters* are split at integers and a sub-box narrower than 1 in an
+integer coordinate is snapped to the integers it contains (none: vacuous).
+
+*Unbounded ranges* are mapped to bounded ones by a change of variables, stated
+in the result: :math:`x = a + t/(1-t)` for :math:`[a, \infty)` and
+:math:`x = b - t/(1-t)` for :math:`(-\infty, b]`, :math:`t \in [0, 1)` (the
+expression is simplified after the substitution, so that a limit at t = 1 can
+be seen by a ball).  A parameter infinite at both ends has no transformation:
+:class:`~symdp.errors.InvalidParameterError`.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+
+from ..errors import InvalidParameterError
+from .balls import arb, fmpq, hull, working_bits
+from .evaluate import BallCondition, UnsupportedExpression, compile_ball
+
+DEFAULT_MAX_BOXES = 3000
+DEFAULT_BITS = 96
+MIN_WIDTH = Fraction(1, 2 ** 40)
+MAX_DIMENSION = 3
+
+
+# ------------------------------------------------------------------ boxes
+
+@dataclass(frozen=True)
+class Range:
+    """One parameter's range ``[lo, hi]`` (SymPy numbers, ``oo`` allowed), integer or real."""
+
+    symbol: sp.Symbol
+    lo: sp.Expr
+    hi: sp.Expr
+    integer: bool = False
+
+    def __post_init__(self):
+        lo, hi = sp.sympify(self.lo), sp.sympify(self.hi)
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+        name = self.symbol.name
+        for end, value in (("lower", lo), ("upper", hi)):
+            if not (value.is_real or value in (sp.oo, -sp.oo)) or value.is_number is False:
+                raise InvalidParameterError(f"the {end} bound of {name} must be a real number; "
+                                            f"got {name}={value}")
+        if lo == sp.oo or hi == -sp.oo:
+            raise InvalidParameterError(f"{name} has no finite values in {lo}..{hi}")
+        if (lo > hi) == sp.true:
+            raise InvalidParameterError(f"the range of {name} must have lower <= upper; "
+                                        f"got {name}={lo}..{hi}")
+        if lo == -sp.oo and hi == sp.oo:
+            raise InvalidParameterError(f"{name} is unbounded at both ends: no change of variables "
+                                        f"maps it to a box; give a finite range (got {name}=-oo..oo)")
+        if self.integer and lo == -sp.oo:
+            raise InvalidParameterError(f"integer {name} needs a finite lower bound; got {name}={lo}..{hi}")
+
+    @property
+    def bounded(self) -> bool:
+        return self.lo.is_finite and self.hi.is_finite
+
+    def text(self) -> str:
+        kind = " (integer)" if self.integer else ""
+        lo = "-oo" if self.lo == -sp.oo else str(self.lo)
+        hi = "oo" if self.hi == sp.oo else str(self.hi)
+        return f"{self.symbol.name} in [{lo}, {hi}]{kind}"
+
+
+def parse_range(text: str, symbols: dict | None = None, integers=()) -> Range:
+    """``"p=0..1"``, ``"eps=0..oo"``, ``"n=2..1000"`` -> :class:`Range` (no eval).
+
+    Bounds are exact decimals, fractions ``a/b`` or ``oo``/``inf``.
+    """
+    if "=" not in text or ".." not in text:
+        raise InvalidParameterError(f'a box range reads "name=lo..hi"; got {text!r}')
+    name, _, span = text.partition("=")
+    name = name.strip()
+    lo_text, _, hi_text = span.partition("..")
+    if not name.isidentifier():
+        raise InvalidParameterError(f"a box range needs a parameter name; got {text!r}")
+    symbol = (symbols or {}).get(name, sp.Symbol(name, real=True))
+    return Range(symbol, _bound(lo_text, name), _bound(hi_text, name), integer=name in integers)
+
+
+def _bound(text: str, name: str):
+    t = text.strip().lower().replace(" ", "")
+    sign = -1 if t.startswith("-") else 1
+    body = t.lstrip("+-")
+    if body in ("oo", "inf", "infinity", "∞"):
+        return sign * sp.oo
+    try:
+        if "/" in body:
+            num, den = body.split("/", 1)
+            value = Fraction(num) / Fraction(den)
+        else:
+            value = Fraction(body)
+    except (ValueError, ZeroDivisionError):
+        raise InvalidParameterError(f"a bound of {name} must be a number, a fraction or oo; "
+                                    f"got {text!r}") from None
+    return sign * sp.Rational(value.numerator, value.denominator)
+
+
+def range_from_domain(symbol, domain: sp.Set, integer: bool) -> Range | None:
+    """The closure of an Interval/Range domain as a :class:`Range` (None for other sets)."""
+    if isinstance(domain, (sp.Interval, sp.Range)) or (integer and domain.is_subset(sp.S.Integers)):
+        lo, hi = domain.inf, domain.sup
+        if not (lo.is_number and hi.is_number):
+            return None
+        if lo == -sp.oo and hi == sp.oo:
+            return None
+        return Range(symbol, lo, hi, integer=integer)
+    return None
+
+
+# ------------------------------------------------------------------ changes of variables
+
+@dataclass(frozen=True)
+class Coordinate:
+    """How a box coordinate ``t`` in ``[lo, hi]`` (exact Fractions) maps to a parameter."""
+
+    range: Range
+    variable: sp.Symbol
+    lo: Fraction
+    hi: Fraction
+    transform: sp.Expr | None = None  # parameter = transform(variable); None: the identity
+    integer: bool = False              # split and snap at integers (identity coordinates only)
+
+    def to_parameter(self, t: Fraction):
+        if self.transform is None:
+            return sp.Rational(t.numerator, t.denominator)
+        if t == 1:
+            return sp.oo if self.range.hi == sp.oo else -sp.oo
+        return self.transform.subs(self.variable, sp.Rational(t.numerator, t.denominator))
+
+    def describe(self) -> str:
+        if self.transform is None:
+            return self.range.text()
+        return (f"{self.range.text()} via {self.range.symbol.name} = {sp.sstr(self.transform)}, "
+                f"{self.variable.name} in [0, 1)")
+
+
+def coordinates(box) -> list[Coordinate]:
+    out = []
+    for r in box:
+        if r.bounded:
+            lo = _to_fraction(r.lo)
+            hi = _to_fraction(r.hi)
+            if r.integer:
+                lo, hi = Fraction(_ceil(lo)), Fraction(_floor(hi))
+            out.append(Coordinate(r, r.symbol, lo, hi, None, r.integer))
+            continue
+        t = sp.Symbol(f"t_{r.symbol.name}", nonnegative=True)
+        if r.hi == sp.oo:
+            a = sp.ceiling(r.lo) if r.integer else r.lo
+            transform = a + t / (1 - t)
+        else:
+            transform = r.hi - t / (1 - t)
+        out.append(Coordinate(r, t, Fraction(0), Fraction(1), transform, False))
+    return out
+
+
+def _to_fraction(x) -> Fraction:
+    x = sp.nsimplify(x) if not x.is_Rational else x
+    if not x.is_Rational:
+        raise InvalidParameterError(f"box bounds must be rational; got {x}")
+    return Fraction(int(x.p), int(x.q))
+
+
+def _ceil(q: Fraction) -> int:
+    return -((-q.numerator) // q.denominator)
+
+
+def _floor(q: Fraction) -> int:
+    return q.numerator // q.denominator
+
+
+# ------------------------------------------------------------------ the search
+
+@dataclass
+class BoxResult:
+    """What branch and bound found over a box."""
+
+    status: str                       # "certified", "refuted", "undecided"
+    box: tuple                        # the Ranges, as given
+    coordinates: tuple
+    sub_boxes: int = 0                # sub-boxes examined
+    decided: int = 0
+    vacuous: int = 0
+    monotone: int = 0                 # faces taken by the monotonicity test
+    smallest_margin: object = None    # a ball: certified lower bound of the margin on decided boxes
+    resisting: list = field(default_factory=list)   # sub-boxes (parameter ranges) left undecided
+    counterexample: dict | None = None              # {"box": {...}, "lhs": str, "rhs": str, ...}
+    reason: str = ""
+    certified_part: str = ""          # for an UNDECIDED box: a part certified all the same
+    seconds: float = 0.0
+
+    def box_dict(self) -> dict:
+        return {c.range.symbol.name: _range_json(c) for c in self.coordinates}
+
+    def as_dict(self) -> dict:
+        return {
+            "status": self.status, "box": self.box_dict(),
+            "changes_of_variables": {c.range.symbol.name: sp.sstr(c.transform)
+                                     for c in self.coordinates if c.transform is not None},
+            "sub_boxes": self.sub_boxes, "decided": self.decided, "vacuous": self.vacuous,
+            "monotone_faces": self.monotone,
+            "smallest_margin": _margin_text(self.smallest_margin),
+            "resisting": self.resisting[:5], "resisting_count": len(self.resisting),
+            "counterexample_box": self.counterexample, "reason": self.reason,
+            "certified_part": self.certified_part or None,
+        }
+
+
+def _range_json(c: Coordinate) -> list:
+    r = c.range
+    return [_end_text(r.lo), _end_text(r.hi)] + (["integer"] if r.integer else [])
+
+
+def _end_text(v) -> str:
+    return "oo" if v == sp.oo else "-oo" if v == -sp.oo else str(v)
+
+
+def _margin_text(m) -> str | None:
+    if m is None:
+        return None
+    if m == 0:
+        return "0"
+    return f"{float(m.mid()):.4e}"
+
+
+class _Problem:
+    """The margin and constraints compiled in the box coordinates."""
+
+    def __init__(self, margin: sp.Expr, strict: bool, constraints, coords, lhs, rhs, domains=None):
+        self.coords = coords
+        self.domains = domains or {}
+        self.raw_constraints = list(constraints)
+        self.vars = [c.variable for c in coords]
+        self.strict = strict
+        sub = {c.range.symbol: c.transform for c in coords if c.transform is not None}
+        if sub:
+            margin = _simplify_after(margin.xreplace(sub))
+            constraints = [c.xreplace(sub) for c in constraints]
+            lhs, rhs = _simplify_after(lhs.xreplace(sub)), _simplify_after(rhs.xreplace(sub))
+        self.margin_expr = margin
+        self.lhs_expr, self.rhs_expr = lhs, rhs
+        self.constraint_exprs = list(constraints)
+        self.faces: dict = {}
+        self._compile(margin, lhs, rhs, constraints)
+
+    def _compile(self, margin, lhs, rhs, constraints):
+        self.margin = compile_ball(margin, self.vars)
+        self.lhs = compile_ball(lhs, self.vars)
+        self.rhs = compile_ball(rhs, self.vars)
+        self.constraints = [BallCondition(c, self.vars) for c in constraints]
+        self.derivatives = self.second = None
+        self._firsts = None
+        if not margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and not _has_implicit(margin):
+            try:
+                self._firsts = [sp.diff(margin, v) for v in self.vars]
+                self.derivatives = [compile_ball(d, self.vars) for d in self._firsts]
+            except Exception:  # noqa: BLE001 - no monotonicity test, not a wrong one
+                self.derivatives = self._firsts = None
+
+    def second_derivative(self, i):
+        """d2m/dx_i2, compiled on first use (None when it cannot be)."""
+        if self.second is None:
+            self.second = {}
+        if i not in self.second:
+            try:
+                self.second[i] = compile_ball(sp.diff(self._firsts[i], self.vars[i]), self.vars)
+            except Exception:  # noqa: BLE001
+                self.second[i] = None
+        return self.second[i]
+
+    def on_face(self, sub):
+        """The problem with the coordinates pinned at an *end of the whole box* substituted
+        exactly (and simplified): a margin identically 0 on a face is then seen as 0."""
+        pinned = tuple((i, lo) for i, (c, (lo, hi)) in enumerate(zip(self.coords, sub))
+                       if lo == hi and lo in (c.lo, c.hi))
+        if not pinned:
+            return self
+        if pinned not in self.faces:
+            values = {self.vars[i]: sp.Rational(v.numerator, v.denominator) for i, v in pinned}
+            face = object.__new__(_Problem)
+            face.__dict__.update(self.__dict__)
+            face.faces = {}
+            try:
+                face._compile(_simplify_after(self.margin_expr.xreplace(values)),
+                              self.lhs_expr.xreplace(values), self.rhs_expr.xreplace(values),
+                              [c.xreplace(values) for c in self.constraint_exprs])
+            except Exception:  # noqa: BLE001 - an end where the expression is not defined
+                face = self
+            self.faces[pinned] = face
+        return self.faces[pinned]
+
+
+def _has_implicit(expr) -> bool:
+    from ..tradeoff.base import InverseAt
+
+    return bool(expr.atoms(InverseAt))
+
+
+def _simplify_after(expr):
+    """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
+    from ..proof.check import _Timeout, time_limit
+
+    try:
+        with time_limit(2.0):
+            return sp.simplify(sp.together(expr))
+    except (_Timeout, Exception):  # noqa: BLE001 - keep the plain substitution
+        return expr
+
+
+def _env(coords, box):
+    env = {}
+    for c, (lo, hi) in zip(coords, box):
+        a = arb(fmpq(lo.numerator, lo.denominator))
+        env[c.variable] = a if lo == hi else hull(a, arb(fmpq(hi.numerator, hi.denominator)))
+    return env
+
+
+def _sub_box_text(coords, box) -> dict:
+    out = {}
+    for c, (lo, hi) in zip(coords, box):
+        a, b = c.to_parameter(lo), c.to_parameter(hi)
+        out[c.range.symbol.name] = [_short(a), _short(b)]
+    return out
+
+
+def _short(v) -> str:
+    if v in (sp.oo, -sp.oo):
+        return _end_text(v)
+    v = sp.nsimplify(v) if not v.is_Rational else v
+    if v.is_Rational and v.q <= 10 ** 6:
+        return str(v)
+    return sp.Float(v, 12).__str__()
+
+
+def _split(coords, box, derivs=None):
+    """Split the widest coordinate (relative to its range) at its midpoint."""
+    best, best_w = None, -1
+    for i, (c, (lo, hi)) in enumerate(zip(coords, box)):
+        if lo == hi:
+            continue
+        full = (c.hi - c.lo) or Fraction(1)
+        w = (hi - lo) / full
+        if w > best_w:
+            best, best_w = i, w
+    if best is None:
+        return None
+    c = coords[best]
+    lo, hi = box[best]
+    if c.integer:
+        mid = Fraction(_floor((lo + hi) / 2))
+        left, right = (lo, mid), (mid + 1, hi)
+    else:
+        mid = (lo + hi) / 2
+        left, right = (lo, mid), (mid, hi)
+    a, b = list(box), list(box)
+    a[best], b[best] = left, right
+    return tuple(a), tuple(b)
+
+
+def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
+                max_boxes: int = DEFAULT_MAX_BOXES, bits: int = DEFAULT_BITS) -> BoxResult:
+    """Branch and bound for ``lhs relation rhs`` over ``box`` (a sequence of :class:`Range`).
+
+    Raises :class:`UnsupportedExpression` when a side cannot be evaluated with
+    balls, :class:`~symdp.errors.InvalidParameterError` for a bad box, and
+    ``ValueError`` for an equality (a box cannot certify one: the ball of
+    ``lhs - rhs`` over a sub-box of positive width never shrinks to 0).
+    """
+    start = time.perf_counter()
+    if relation == "=":
+        raise ValueError("a box certifies inequalities only; equalities are certified at points")
+    box = tuple(box)
+    if len(box) > MAX_DIMENSION:
+        raise InvalidParameterError(f"a box has at most {MAX_DIMENSION} parameters; got {len(box)}")
+    coords = coordinates(box)
+    for c in coords:
+        if c.lo > c.hi:
+            raise InvalidParameterError(f"{c.range.symbol.name} has no integer in "
+                                        f"{c.range.lo}..{c.range.hi}")
+    strict = relation in ("<", ">")
+    margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+    problem = _Problem(margin, strict, list(constraints), coords, lhs, rhs, domains)
+    result = BoxResult("undecided", box, tuple(coords))
+    initial = tuple((c.lo, c.hi) for c in coords)
+    queue = collections.deque([initial])  # breadth first: what is left at the limit is small
+    with working_bits(bits):
+        while queue:
+            if result.sub_boxes >= max_boxes:
+                result.resisting.extend(_sub_box_text(coords, b) for b in queue)
+                result.reason = f"limit of {max_boxes} sub-boxes reached"
+                break
+            sub = queue.popleft()
+            result.sub_boxes += 1
+            outcome = _examine(problem, sub, result)
+            if outcome == "refuted":
+                result.status = "refuted"
+                break
+            if outcome == "split":
+                halves = _split(coords, sub)
+                too_narrow = halves is None or all(
+                    (hi - lo) < MIN_WIDTH * max(Fraction(1), c.hi - c.lo)
+                    for c, (lo, hi) in zip(coords, sub) if lo != hi and not c.integer)
+                if halves is None or (too_narrow and not any(
+                        c.integer and lo != hi for c, (lo, hi) in zip(coords, sub))):
+                    result.resisting.append(_sub_box_text(coords, sub))
+                    result.reason = result.reason or "a sub-box is undecided at the smallest width"
+                    continue
+                queue.extend(halves)
+            elif isinstance(outcome, tuple):  # a face from the monotonicity test
+                queue.append(outcome)
+    if result.status != "refuted":
+        result.status = "certified" if not result.resisting else "undecided"
+        if result.status == "undecided":
+            result.certified_part = _certified_part(coords, result)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _examine(problem: _Problem, sub, result: BoxResult):
+    problem = problem.on_face(sub)
+    env = _env(problem.coords, sub)
+    states = [c(env) for c in problem.constraints]
+    if any(s is False for s in states):
+        result.vacuous += 1
+        return "vacuous"
+    m = problem.margin(env)
+    if m.is_finite():
+        ok = (m > 0) if problem.strict else (m >= 0)
+        if ok:
+            result.decided += 1
+            low = m.lower()
+            if result.smallest_margin is None or low < result.smallest_margin:
+                result.smallest_margin = low
+            return "decided"
+        fails = (m <= 0) if problem.strict else (m < 0)
+        if fails and all(s is True for s in states):
+            point = _inner_point(problem, sub)
+            if point is not None:
+                L, R = problem.lhs(env), problem.rhs(env)
+                result.counterexample = {
+                    "box": _sub_box_text(problem.coords, sub),
+                    "point": {s.name: str(v) for s, v in point.items()},
+                    "lhs": _ball_text(L), "rhs": _ball_text(R), "margin": _ball_text(m),
+                }
+                return "refuted"
+    if problem.derivatives is not None and any(lo != hi for lo, hi in sub):
+        face = list(sub)
+        moved = False
+        for i, d in enumerate(problem.derivatives):
+            lo, hi = sub[i]
+            if lo == hi:
+                continue
+            sign = _derivative_sign(problem, i, sub, env, d)
+            if sign > 0:    # m non-decreasing in x_i: its minimum is at x_i = lo
+                face[i] = (lo, lo)
+                moved = True
+            elif sign < 0:  # non-increasing: minimum at x_i = hi
+                face[i] = (hi, hi)
+                moved = True
+        if moved:
+            result.monotone += 1
+            return tuple(face)
+    return "split"
+
+
+def _derivative_sign(problem: _Problem, i: int, sub, env, d) -> int:
+    """+1 when dm/dx_i >= 0 is certified on the sub-box, -1 when <= 0, else 0.
+
+    First the ball of the derivative; if it straddles 0 (as it does when the
+    derivative vanishes on an edge), its own monotonicity: with
+    d2m/dx_i2 >= 0 the derivative is smallest at x_i = lo, so dm/dx_i >= 0 follows
+    from its value on that face (and symmetrically).
+    """
+    g = d(env)
+    if g.is_finite():
+        if g >= 0:
+            return 1
+        if g <= 0:
+            return -1
+    second = problem.second_derivative(i)
+    if second is None:
+        return 0
+    h = second(env)
+    if not h.is_finite():
+        return 0
+    lo, hi = sub[i]
+    for end, rising in ((lo, True), (hi, False)):
+        face = list(sub)
+        face[i] = (end, end)
+        g_end = d(_env(problem.coords, face))
+        if not g_end.is_finite():
+            continue
+        # rising (h >= 0): g >= g(lo) and g <= g(hi); falling (h <= 0): g >= g(hi), g <= g(lo)
+        if (h >= 0 and rising) or (h <= 0 and not rising):
+            if g_end >= 0:
+                return 1
+        if (h >= 0 and not rising) or (h <= 0 and rising):
+            if g_end <= 0:
+                return -1
+    return 0
+
+
+def _inner_point(problem: _Problem, sub) -> dict | None:
+    """The midpoint of a failing sub-box in the parameters, if it is admissible
+    (a face on an excluded edge of a domain, or at infinity, refutes nothing)."""
+    point = {}
+    for c, (lo, hi) in zip(problem.coords, sub):
+        mid = (lo + hi) / 2
+        if c.integer:
+            mid = Fraction(_floor(mid))
+        value = c.to_parameter(mid)
+        if value in (sp.oo, -sp.oo):
+            return None
+        domain = problem.domains.get(c.range.symbol)
+        if domain is not None and domain.contains(value) is not sp.true:
+            return None
+        point[c.range.symbol] = value
+    for cond in problem.raw_constraints:
+        if cond.xreplace(point) is not sp.true:
+            return None
+    return point
+
+
+def _ball_text(x) -> str:
+    if not x.is_finite():
+        return "[not finite]"
+    lo, hi = x.lower(), x.upper()
+    return f"[{lo.str(12, radius=False)}, {hi.str(12, radius=False)}]"
+
+
+def _certified_part(coords, result: BoxResult) -> str:
+    """When every resisting sub-box lies beyond some value of one coordinate, the
+    relation is certified on the box cut there: say so (e.g. ``eps in [0, 99)``)."""
+    for c in coords:
+        name = c.range.symbol.name
+        try:
+            starts = [sp.Rational(r[name][0]) for r in result.resisting]
+        except (TypeError, ValueError):
+            continue
+        cut = min(starts)
+        if c.range.lo.is_finite and cut > c.range.lo:
+            others = ", ".join(o.range.text() for o in coords if o is not c)
+            return f"{name} in [{c.range.lo}, {cut})" + (f" with {others}" if others else "")
+    return ""

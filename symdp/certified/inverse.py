@@ -1,0 +1,85 @@
+r"""Certified root isolation for implicit inverses :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}`.
+
+A trade-off function f is non-increasing (Dong, Roth, Su 2022, arXiv
+1905.02383v3, Prop. 2.2), so for every t
+
+.. math::
+    f(t) > a \;\Rightarrow\; f^{-1}(a) \ge t, \qquad
+    f(t) \le a \;\Rightarrow\; f^{-1}(a) \le t
+
+(if f(t) > a then every s <= t has f(s) >= f(t) > a).  Two bisections on these
+*certified* predicates -- one for the largest t where a ball evaluation proves
+``f(t) > a``, one for the smallest t where it proves ``f(t) <= a`` -- bracket
+:math:`f^{-1}(a)` for every point of the balls of a and of f's parameters.
+A midpoint where the ball does not decide stops that side's refinement (the
+bracket stays valid, only wider): the result is never a guess.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .balls import arb, hull
+
+
+def compile_inverse(e, compiler):
+    """Ball function of ``InverseAt(f, a)`` for the evaluator's ``compiler``."""
+    from .evaluate import MEMO, UnsupportedExpression, _Compiler
+
+    f, a_expr = e.args
+    t = sp.Dummy("t", real=True)
+    inner = _Compiler(set(compiler.symbols) | {t})
+    try:
+        g = inner(f.expr(t))
+    except UnsupportedExpression:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a TradeOff without a closed form in t
+        raise UnsupportedExpression(e, f"no closed form of the function: {type(exc).__name__}")
+    a_fn = compiler(a_expr)
+
+    def evaluate(env):
+        a = a_fn(env)
+        if not a.is_finite():
+            return arb.nan()
+        base = {k: v for k, v in env.items() if k is not MEMO}
+        return isolate_decreasing_root(lambda s: g({**base, t: s, MEMO: {}}), a)
+
+    return evaluate
+
+
+def isolate_decreasing_root(g, a, steps: int | None = None):
+    r"""A ball containing :math:`\inf\{t \in [0,1] : g(t) \le a\}` for a non-increasing g.
+
+    ``g`` maps a ball t to a ball; ``a`` is a ball.  ``steps`` bisections per
+    side (default: the working precision in bits).  A trade-off function has
+    f(1) = 0 (Prop. 2.2: 0 <= f(1) <= 1 - 1), so for a >= 0 the set is not empty
+    and 1 bounds the infimum; f(0) <= 1 likewise gives 0 for a >= 1.  Returns
+    NaN when a >= 0 is not certified.
+    """
+    from flint import ctx
+
+    steps = steps if steps is not None else ctx.prec + 4
+    zero, one = arb(0), arb(1)
+    if not (a >= 0):
+        return arb.nan()
+    if a >= 1 or g(zero) <= a:  # certified: the infimum is 0
+        return zero
+    # lower end: the largest t found with g(t) > a certified (0 is a valid lower bound)
+    lo, hi = zero, one
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if g(mid) > a:
+            lo = mid
+        else:
+            hi = mid
+    lower = lo
+    # upper end: the smallest t found with g(t) <= a certified (1 is a valid upper bound)
+    lo, hi = lower, one
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if g(mid) <= a:
+            hi = mid
+        else:
+            lo = mid
+    upper = hi
+    return hull(lower, upper)

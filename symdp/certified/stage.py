@@ -1,0 +1,238 @@
+r"""The CERTIFIED stage of the check cascade (between enumeration and numerics).
+
+For a step ``lhs REL rhs`` whose sides the ball evaluator supports:
+
+1. **over a box** (inequalities in one to three parameters whose domains are
+   intervals or integer ranges): first the symbolic reductions of
+   :mod:`symdp.certified.reduce` (monotone maps applied to both sides, which
+   remove e.g. an exponent k for every k at once), then branch and bound over
+   the box of the domains (:mod:`symdp.certified.box`).  Certified: CERTIFIED
+   over the box; a counterexample box: REFUTED; otherwise the resisting
+   sub-box is named and the stage goes on to
+2. **at points**: the numeric stage's seeded points, both sides as balls
+   (:mod:`symdp.certified.points`).  Every point decided: CERTIFIED at points
+   (the detail says that points are not all parameter values); a certified
+   failure: REFUTED; otherwise the stage does not decide and numerics run.
+
+A node the evaluator does not support ends the stage at once with the note
+``CERTIFIED stage skipped: unsupported <node>`` -- never a float fallback.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..proof.sampling import is_integer_domain, sample_points, seed_for
+from ..proof.verdict import Counterexample, StepResult, Verdict
+from .balls import UNAVAILABLE
+
+BOX_LIMIT = 250   # sub-boxes per step in the cascade (symdp step --certify raises it)
+BOX_BITS = 80
+
+
+def _skip(reason: str):
+    return None, {"skipped": reason}, f"CERTIFIED stage skipped: {reason}"
+
+
+def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, points: int,
+                    box=None, box_limit: int = BOX_LIMIT):
+    """Run the stage; return ``(result or None, record, note)``.
+
+    ``record`` is the JSON-able account of what was tried (``box``, ``points``,
+    ``skipped``); ``note`` is one line for the detail when the stage did not decide.
+    ``box`` overrides the box taken from the hypotheses (a list of Ranges).
+    """
+    if UNAVAILABLE:
+        return _skip(UNAVAILABLE)
+    from .evaluate import UnsupportedExpression, compile_ball
+
+    symbols = sorted(step.free_symbols | lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
+    try:
+        lhs_fn = compile_ball(lhs, symbols)
+        rhs_fn = compile_ball(rhs, symbols)
+    except UnsupportedExpression as exc:
+        return _skip(str(exc))
+    record = {}
+    notes = []
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    if relation != "=":
+        boxed = _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_limit)
+        if boxed is not None:
+            result, box_record, note = boxed
+            record["box"] = box_record
+            if result is not None:
+                return result, record, ""
+            notes.append(note)
+    from .points import certify_at_points
+
+    pts = sample_points(symbols, derivation.hypotheses, conditions, count=points,
+                        seed=seed_for(derivation.id, index))
+    if not pts:
+        return None, record, "; ".join(notes + ["CERTIFIED at points: no sample point"])
+    outcome = certify_at_points(lhs, rhs, relation, pts, lhs_fn=lhs_fn, rhs_fn=rhs_fn, dps=dps)
+    record["points"] = _points_record(outcome)
+    failure = outcome.failure
+    if failure is not None:
+        cx = Counterexample(dict(failure.point), failure.lhs, failure.rhs, failure.difference,
+                            exact=failure.how == "exact")
+        where = ", ".join(f"{k}={v}" for k, v in failure.point.items()) or "the point"
+        how = "exactly" if failure.how == "exact" else \
+            f"certified: the balls at {failure.bits} bits exclude the relation"
+        detail = f"fails at {where}: lhs = {failure.lhs}, rhs = {failure.rhs} ({how})"
+        return StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
+                          points=len(outcome.checks), extra={"certified": record}), record, ""
+    if outcome.certified:
+        from .points import describe
+
+        detail = describe(outcome)
+        if notes:
+            detail += "; " + "; ".join(notes)
+        return StepResult(Verdict.CERTIFIED, detail, "certified", points=outcome.count("holds"),
+                          worst_margin=record["points"].get("smallest_margin"),
+                          extra={"certified": record}), record, ""
+    undecided = [c for c in outcome.checks if c.status == "undecided"]
+    where = ", ".join(f"{k}={v}" for k, v in undecided[0].point.items()) if undecided else ""
+    notes.append(f"CERTIFIED at points: {outcome.count('holds')} of {len(outcome.checks)} points "
+                 f"decided; the balls do not decide at {where}")
+    return None, record, "; ".join(notes)
+
+
+def _points_record(outcome) -> dict:
+    from .balls import fmt_bound
+
+    held = [c for c in outcome.checks if c.status == "holds"]
+    rec = {"points": len(outcome.checks), "certified": len(held),
+           "exact": sum(1 for c in held if c.how == "exact"),
+           "not_evaluable": outcome.count("not finite"),
+           "undecided": outcome.count("undecided"), "dps": outcome.dps}
+    if outcome.relation == "=":
+        bounds = [c.bound for c in held if c.bound is not None]
+        rec["radius"] = fmt_bound(outcome.radius)
+        rec["largest_difference_bound"] = (fmt_bound(max(bounds, key=lambda b: float(b.upper().mid())))
+                                           if bounds else None)
+    else:
+        margins = [c.margin for c in held if c.margin is not None]
+        rec["smallest_margin"] = (f"{float(min(margins, key=lambda m: float(m.mid())).mid()):.4e}"
+                                  if margins else None)
+    return rec
+
+
+# ------------------------------------------------------------------ the box
+
+def box_from_hypotheses(symbols, hypotheses) -> list | None:
+    """The Ranges of the hypotheses' domains (None if a domain is not an interval/range)."""
+    from .box import range_from_domain
+
+    out = []
+    for s in symbols:
+        domain = hypotheses.get(s)
+        if domain is None:
+            return None
+        r = range_from_domain(s, domain, is_integer_domain(domain))
+        if r is None:
+            return None
+        out.append(r)
+    return out
+
+
+def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_limit):
+    """``(result or None, record, note)``, or None when no box applies."""
+    from ..errors import InvalidParameterError
+    from .box import MAX_DIMENSION, certify_box
+    from .evaluate import UnsupportedExpression
+    from .reduce import reduce_relation
+
+    if not symbols or len(symbols) > MAX_DIMENSION and box is None:
+        return None
+    ranges = box if box is not None else box_from_hypotheses(symbols, derivation.hypotheses)
+    if ranges is None:
+        return None
+    hyp = dict(derivation.hypotheses)
+    reduction = reduce_relation(lhs, rhs, relation, hyp, conditions)
+    L, R, rel = reduction.lhs, reduction.rhs, reduction.relation
+    if reduction.proved is not None:  # the reduced relation is decided symbolically
+        record = {"reduction": reduction.as_dict()}
+        if reduction.proved:
+            if reduction.obligations:
+                pass  # obligations are certified below, with the box
+            else:
+                return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
+                                   extra={"certified": record}), record, "")
+    used = set(L.free_symbols) | set(R.free_symbols)
+    for o in reduction.obligations:
+        used |= o.lhs.free_symbols | o.rhs.free_symbols
+    for c in conditions:
+        if c.free_symbols & used:
+            used |= c.free_symbols
+    if box is None:
+        ranges = [r for r in ranges if r.symbol in used]
+    if len(ranges) > MAX_DIMENSION:
+        return None
+    domains = {r.symbol: hyp[r.symbol] for r in ranges if r.symbol in hyp}
+    claims = [(L, rel, R, "the reduced relation")] if not (reduction.proved and not reduction.obligations) \
+        else []
+    claims += [(o.lhs, o.relation, o.rhs, o.why) for o in reduction.obligations]
+    results = []
+    for cl, crel, cr, why in claims:
+        needed = cl.free_symbols | cr.free_symbols
+        sub_ranges = [r for r in ranges if r.symbol in needed or box is not None]
+        if not sub_ranges:
+            continue
+        try:
+            res = certify_box(cl, cr, crel, sub_ranges, constraints=_relevant(conditions, sub_ranges),
+                              domains=domains, max_boxes=box_limit, bits=BOX_BITS)
+        except UnsupportedExpression as exc:
+            return None, {"skipped": str(exc)}, f"box: unsupported {exc.name}"
+        except InvalidParameterError as exc:
+            return None, {"skipped": str(exc)}, f"box: {exc}"
+        results.append((why, res))
+        if res.status != "certified":
+            break
+    record = {"reduction": reduction.as_dict() if reduction.steps else None,
+              "searches": [dict(r.as_dict(), claim=why) for why, r in results]}
+    main = results[0][1] if results else None
+    if results and all(r.status == "certified" for _, r in results):
+        return (StepResult(Verdict.CERTIFIED, _box_detail(reduction, results), "certified",
+                           worst_margin=_margin(main), extra={"certified": record}), record, "")
+    if not results:
+        return None
+    why, bad = next((w, r) for w, r in results if r.status != "certified")
+    if bad.status == "refuted" and why == "the reduced relation" and not reduction.steps:
+        cx_box = bad.counterexample
+        cx = Counterexample(dict(cx_box["point"]), cx_box["lhs"], cx_box["rhs"], cx_box["margin"])
+        where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in cx_box["box"].items())
+        detail = (f"fails at every point of the box {where} (certified: margin ball "
+                  f"{cx_box['margin']} < 0); e.g. at " +
+                  ", ".join(f"{k}={v}" for k, v in cx_box["point"].items()))
+        return (StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
+                           extra={"certified": record}), record, "")
+    resist = bad.resisting[0] if bad.resisting else {}
+    where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in resist.items())
+    note = (f"box undecided ({why}): the sub-box {where} resists after {bad.sub_boxes} sub-boxes"
+            + (f" ({bad.reason})" if bad.reason else "")
+            + (f"; certified on {bad.certified_part}" if bad.certified_part else ""))
+    if bad.status == "refuted":
+        note = f"box: {why} fails on a sub-box ({bad.counterexample['box']})"
+    return None, record, note
+
+
+def _relevant(conditions, ranges):
+    names = {r.symbol for r in ranges}
+    return [c for c in conditions if c.free_symbols <= names]
+
+
+def _margin(res):
+    return None if res is None or res.smallest_margin is None else res.as_dict()["smallest_margin"]
+
+
+def _box_detail(reduction, results) -> str:
+    parts = []
+    if reduction.steps:
+        parts.append("reduced symbolically (" + reduction.summary() + ")")
+    for why, r in results:
+        ranges = "; ".join(c.describe() for c in r.coordinates)
+        margin = r.as_dict()["smallest_margin"]
+        parts.append(f"{why} over {ranges}: {r.sub_boxes} sub-boxes"
+                     + (f" ({r.monotone} by monotonicity)" if r.monotone else "")
+                     + (f", smallest margin {margin}" if margin is not None else ""))
+    return "over the box: " + "; ".join(parts)
