@@ -413,6 +413,7 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
         if c.lo > c.hi:
             raise InvalidParameterError(f"{c.range.symbol.name} has no integer in "
                                         f"{c.range.lo}..{c.range.hi}")
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     strict = relation in ("<", ">")
     margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
     problem = _Problem(margin, strict, list(constraints), coords, lhs, rhs, domains)

@@ -157,7 +157,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
                 pass  # obligations are certified below, with the box
             else:
                 return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
-                                   extra={"certified": record}), record, "")
+                                   extra={"certified": {"box": record}}), record, "")
     used = set(L.free_symbols) | set(R.free_symbols)
     for o in reduction.obligations:
         used |= o.lhs.free_symbols | o.rhs.free_symbols
@@ -169,7 +169,8 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     if len(ranges) > MAX_DIMENSION:
         return None
     domains = {r.symbol: hyp[r.symbol] for r in ranges if r.symbol in hyp}
-    claims = [(L, rel, R, "the reduced relation")] if not (reduction.proved and not reduction.obligations) \
+    label = "the reduced relation" if reduction.steps else "the relation"
+    claims = [(L, rel, R, label)] if not (reduction.proved and not reduction.obligations) \
         else []
     claims += [(o.lhs, o.relation, o.rhs, o.why) for o in reduction.obligations]
     results = []
@@ -193,11 +194,11 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     main = results[0][1] if results else None
     if results and all(r.status == "certified" for _, r in results):
         return (StepResult(Verdict.CERTIFIED, _box_detail(reduction, results), "certified",
-                           worst_margin=_margin(main), extra={"certified": record}), record, "")
+                           worst_margin=_margin(main), extra={"certified": {"box": record}}), record, "")
     if not results:
         return None
     why, bad = next((w, r) for w, r in results if r.status != "certified")
-    if bad.status == "refuted" and why == "the reduced relation" and not reduction.steps:
+    if bad.status == "refuted" and why == "the relation":
         cx_box = bad.counterexample
         cx = Counterexample(dict(cx_box["point"]), cx_box["lhs"], cx_box["rhs"], cx_box["margin"])
         where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in cx_box["box"].items())
@@ -205,7 +206,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
                   f"{cx_box['margin']} < 0); e.g. at " +
                   ", ".join(f"{k}={v}" for k, v in cx_box["point"].items()))
         return (StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
-                           extra={"certified": record}), record, "")
+                           extra={"certified": {"box": record}}), record, "")
     resist = bad.resisting[0] if bad.resisting else {}
     where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in resist.items())
     note = (f"box undecided ({why}): the sub-box {where} resists after {bad.sub_boxes} sub-boxes"
