@@ -44,7 +44,9 @@ def _family(args, mu):
 def add_parser(subparsers):
     p = subparsers.add_parser("plot", help="draw a figure (PNG or PDF): trade-off curves, "
                               "Figure 6, privacy profiles, bagging",
-                              description=__doc__.split("\n\n")[0])
+                              description="Draw a figure and write it as PNG or PDF (by the "
+                              "suffix of --out). KIND: tradeoff, subsample, profile, bagging; "
+                              "'symdp plot KIND --help' lists its options.")
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
 
     def common(sub):
