@@ -10,7 +10,11 @@ Each step is checked by the first conclusive stage:
    ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
 3. **enumeration** -- when the step holds :class:`~symdp.proof.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
-4. **numeric** -- both sides at two precisions (default 30 and 60 digits) at
+4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.certified`):
+   inequalities over the box of the hypotheses by branch and bound, else both
+   sides as balls at the numeric stage's points; CERTIFIED when every point is
+   decided (``certify=False`` skips the stage);
+5. **numeric** -- both sides at two precisions (default 30 and 60 digits) at
    seeded points from the hypotheses.  A pass needs agreement within
    ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
    precisions.  A failure at the higher precision is confirmed at twice that
@@ -424,8 +428,13 @@ def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=
 # --------------------------------------------------------------------------- public API
 
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
-               points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS) -> StepResult:
-    """Run the cascade on one step of ``derivation``; never raises on a failing step."""
+               points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS,
+               certify: bool = True, box=None, box_limit: int | None = None) -> StepResult:
+    """Run the cascade on one step of ``derivation``; never raises on a failing step.
+
+    ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
+    :class:`symdp.certified.box.Range`) replaces the box taken from the hypotheses.
+    """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
         raise DerivationError(f"dps must be two distinct precisions >= 15; got dps={dps}")
@@ -445,8 +454,19 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             tried += more
         if result is None:
             result = _enumeration(lhs, rhs, step.relation, derivation, step)
+        cert_note, cert_record = "", None
+        if certify and (result is None or result.verdict is Verdict.UNDECIDED):
+            certified, cert_record, cert_note = _certified(lhs, rhs, step, derivation, index, dps,
+                                                           points, box, box_limit)
+            if certified is not None:
+                result = certified
         if result is None or result.verdict is Verdict.UNDECIDED:
             numeric = _numeric(lhs, rhs, step.relation, derivation, step, index, dps, points)
+            if cert_note:
+                numeric = StepResult(numeric.verdict, f"{numeric.detail}; {cert_note}", numeric.stage,
+                                     numeric.counterexample, worst_margin=numeric.worst_margin,
+                                     points=numeric.points,
+                                     extra={"certified": cert_record} if cert_record else {})
             if result is None or numeric.verdict is not Verdict.UNDECIDED:
                 result = numeric
     if result.verdict is Verdict.UNDECIDED and tried:
@@ -454,7 +474,23 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                             result.stage)
     return StepResult(result.verdict, result.detail, result.stage, result.counterexample,
                       expected=step.expect, worst_margin=result.worst_margin,
-                      points=result.points, extra={"tried": tried})
+                      points=result.points, extra={**result.extra, "tried": tried})
+
+
+def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
+    """The CERTIFIED stage (:mod:`symdp.certified.stage`): ``(result or None, record, note)``."""
+    from ..certified.stage import BOX_LIMIT, certified_stage
+
+    try:
+        return certified_stage(lhs, rhs, step.relation, derivation, step, index, dps=max(dps),
+                               points=points, box=box,
+                               box_limit=box_limit if box_limit is not None else BOX_LIMIT)
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a crashing stage is named, never a verdict
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        return None, {"skipped": f"{type(exc).__name__}: {message}"}, \
+            f"CERTIFIED stage skipped: {type(exc).__name__}: {message}"
 
 
 @dataclass(frozen=True)
@@ -487,14 +523,19 @@ class DerivationReport:
 
 
 def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = DEFAULT_POINTS,
-                     symbolic_seconds: float = SYMBOLIC_SECONDS, progress=None) -> DerivationReport:
-    """Check every step of ``derivation``; ``progress(i, n)`` is called after each step."""
+                     symbolic_seconds: float = SYMBOLIC_SECONDS, progress=None,
+                     certify: bool = True, box=None, box_limit: int | None = None) -> DerivationReport:
+    """Check every step of ``derivation``; ``progress(i, n)`` is called after each step.
+
+    ``certify=False`` skips the CERTIFIED stage (``symdp check --no-certify``).
+    """
     start = time.perf_counter()
     results = []
     for i, step in enumerate(derivation.steps):
         try:
             result = check_step(step, derivation, i, dps=dps, points=points,
-                                symbolic_seconds=symbolic_seconds)
+                                symbolic_seconds=symbolic_seconds, certify=certify, box=box,
+                                box_limit=box_limit)
         except DerivationError:
             raise
         except Exception as exc:  # noqa: BLE001 - a crashing step is reported, not hidden

@@ -34,9 +34,12 @@ def test_difference_of_1e_40_is_caught():
 
 
 def test_numeric_pass_is_never_called_proved():
-    r = verdict(sp.log(1 + x), ">=", x - x ** 2 / 2)
+    d = Derivation("t", "t", "test", HYP, (Step(sp.log(1 + x), ">=", x - x ** 2 / 2, "test"),))
+    r = check_derivation(d, certify=False).steps[0]  # without the CERTIFIED stage (issue 8)
     assert r.verdict is Verdict.NUMERIC
     assert "30 and 60 digits" in r.detail
+    # with it, balls certify the inequality over x in [0, 1]: CERTIFIED, still not PROVED
+    assert verdict(sp.log(1 + x), ">=", x - x ** 2 / 2).verdict is Verdict.CERTIFIED
 
 
 def test_hard_true_identities_are_not_refuted():
