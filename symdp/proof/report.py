@@ -18,12 +18,38 @@ JSON schema (``symdp check --json FILE``), version 1::
                      "finding": bool, "stage": str, "detail": str,
                      "points": int, "worst_margin": str|null,
                      "counterexample": null | {"point": {symbol: value}, "lhs": str,
-                                               "rhs": str, "difference": str, "exact": bool}}]
+                                               "rhs": str, "difference": str, "exact": bool},
+                     "certified": null | CERTIFIED_RECORD}]
       }],
       "load_errors": [{"path": str, "error": str}]
     }
 
 VERDICT is one of PROVED, CERTIFIED, ENUMERATED, NUMERIC, UNDECIDED, REFUTED.
+
+CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.certified`; null when
+the stage did not run)::
+
+    {"skipped": str,                       # present when the stage did not run: why
+     "box": {"reduction": null | {"steps": [str], "reduced": str,
+                                  "proved_symbolically": bool, "sign": str|null,
+                                  "obligations": [str]},
+             "searches": [{"claim": str, "status": "certified"|"refuted"|"undecided",
+                           "box": {symbol: [lo, hi] or [lo, hi, "integer"]},
+                           "changes_of_variables": {symbol: str},
+                           "sub_boxes": int, "decided": int, "vacuous": int,
+                           "monotone_faces": int, "smallest_margin": str|null,
+                           "resisting": [{symbol: [lo, hi]}], "resisting_count": int,
+                           "counterexample_box": null | {"box": {symbol: [lo, hi]},
+                               "point": {symbol: str}, "lhs": str, "rhs": str,
+                               "margin": str},
+                           "reason": str, "certified_part": str|null}]},
+     "points": {"points": int, "certified": int, "exact": int, "not_evaluable": int,
+                "undecided": int, "dps": int,
+                "radius": str, "largest_difference_bound": str|null,   # equalities
+                "smallest_margin": str|null}}                           # inequalities
+
+Bounds are strings (``oo`` for infinity); a box is given in the parameters, the
+change of variables that mapped an unbounded range to [0, 1) is listed.
 Output is deterministic: no timings, derivations in file order.
 """
 
@@ -51,6 +77,7 @@ def _step_dict(i, step, result) -> dict:
         "matches_expectation": result.matches_expectation, "finding": result.is_finding,
         "stage": result.stage, "detail": result.detail, "points": result.points,
         "worst_margin": result.worst_margin, "counterexample": cx,
+        "certified": result.extra.get("certified") if result.extra else None,
     }
 
 
