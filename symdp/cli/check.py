@@ -1,4 +1,4 @@
-"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose]``."""
+"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify]``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ def add_parser(subparsers):
     p.add_argument("--only", action="append", metavar="ID", help="check only this derivation id (repeatable)")
     p.add_argument("--json", metavar="FILE", help="write the machine-readable report here ('-' for stdout)")
     p.add_argument("--verbose", action="store_true", help="show each step's formula and rule, full details")
+    p.add_argument("--no-certify", dest="certify", action="store_false",
+                   help="skip the CERTIFIED stage (ball arithmetic); faster, NUMERIC where it would certify")
     return p
 
 
@@ -39,7 +41,7 @@ def run(args) -> int:
         if show_progress:
             sys.stderr.write(f"\r[{n}/{len(loaded)}] {derivation.id[:60]:<60}")
             sys.stderr.flush()
-        report = check_derivation(derivation, dps=dps)
+        report = check_derivation(derivation, dps=dps, certify=args.certify)
         reports.append(type(report)(report.derivation, report.steps, report.seconds, source))
     if show_progress:
         sys.stderr.write("\r" + " " * 80 + "\r")
