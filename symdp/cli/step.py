@@ -1,4 +1,4 @@
-"""``symdp step LHS REL RHS [--assume ...] [--latex] [--integer n ...]``: check one step.
+"""``symdp step LHS REL RHS [--assume ...] [--latex] [--integer n ...] [--certify [--box R ...]]``.
 
 Formulas are parsed by :mod:`symdp.parsing` -- a grammar, never ``eval``.
 An assumption on one symbol (``eps>=0``, ``0<=delta<=1``) becomes its domain;
@@ -33,6 +33,13 @@ def add_parser(subparsers):
     p.add_argument("--expect", choices=[v.value for v in Verdict], help="the verdict expected")
     p.add_argument("--dps", type=int, default=60, metavar="N", help="higher precision (digits)")
     p.add_argument("--json", action="store_true", help="print the JSON record of the step")
+    p.add_argument("--certify", action="store_true",
+                   help="certify with ball arithmetic: over --box for an inequality, else at points")
+    p.add_argument("--box", action="append", default=[], metavar="RANGE",
+                   help='with --certify: a parameter range "p=0..1", "eps=0..oo" (repeatable; '
+                        "an unbounded end is mapped to [0, 1) by x = a + t/(1-t))")
+    p.add_argument("--no-certify", dest="no_certify", action="store_true",
+                   help="skip the CERTIFIED stage")
     return p
 
 
@@ -72,6 +79,19 @@ def _domains(assumptions, symbols, integers):
     return domains, constraints
 
 
+def _box_range(text, names, args):
+    """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
+    from ..certified.box import Range, parse_range
+    from ..parsing import parse_formula
+
+    r = parse_range(text, integers=set(args.integer))
+    symbol = parse_formula(r.symbol.name, latex=False)
+    if not isinstance(symbol, sp.Symbol):
+        raise ParseError(f"--box {r.symbol.name}: not a parameter name")
+    symbol = names.get(symbol.name, symbol)
+    return Range(symbol, r.lo, r.hi, integer=symbol.name in args.integer or r.integer)
+
+
 def run(args) -> int:
     from ..parsing import parse_assumptions, parse_formula
 
@@ -94,7 +114,29 @@ def run(args) -> int:
                             constraints=tuple(constraints))
     if args.dps < 30:
         raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
-    report = check_derivation(derivation, dps=(max(15, args.dps // 2), args.dps))
+    box, box_limit = None, None
+    if args.box and not args.certify:
+        raise ValueError("--box needs --certify")
+    if args.certify and args.no_certify:
+        raise ValueError("--certify and --no-certify exclude each other")
+    if args.certify:
+        from ..certified.box import parse_range
+        from ..certified.balls import UNAVAILABLE
+
+        if UNAVAILABLE:
+            raise ValueError(f"--certify: {UNAVAILABLE} (pip install python-flint)")
+        box = [_box_range(b, names, args) for b in args.box] or None
+        if box is not None:
+            unknown = [r.symbol.name for r in box if r.symbol.name not in names]
+            if unknown:
+                raise ParseError(f"--box {unknown[0]}: no symbol of that name in the step")
+            free = {s.name for s in lhs.free_symbols | rhs.free_symbols}
+            missing = sorted(free - {r.symbol.name for r in box})
+            if missing:
+                raise ParseError(f"--box gives no range for {missing[0]}")
+        box_limit = 20000
+    report = check_derivation(derivation, dps=(max(15, args.dps // 2), args.dps),
+                              certify=not args.no_certify, box=box, box_limit=box_limit)
     result = report.steps[0]
     if args.json:
         print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
