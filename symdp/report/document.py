@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..errors import DerivationError
 from ..proof.latex import domain_latex
 from ..proof.verdict import Verdict
 from .latex import PREAMBLE_MACROS, identifier, step_display, text
@@ -80,7 +81,21 @@ def _hypotheses(d) -> str:
 
 
 def derivation_section(derivation, results=None, source: str = "") -> str:
-    """One derivation as a ``\\subsection``; ``results`` (one StepResult per step) adds verdicts."""
+    """One derivation as a ``\\subsection``; ``results`` (one StepResult per step) adds verdicts.
+
+    A formula that SymPy cannot print raises :class:`~symdp.errors.DerivationError` naming
+    the derivation (never a half-written section)."""
+    try:
+        return _derivation_section(derivation, results, source)
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - re-raised with the derivation's name
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        raise DerivationError(f"cannot typeset derivation {derivation.id}: "
+                              f"{type(exc).__name__}: {message}") from exc
+
+
+def _derivation_section(derivation, results, source) -> str:
     d = derivation
     lines = [r"\subsection{%s}" % identifier(d.id)]
     lines.append(text(d.statement))

@@ -85,3 +85,18 @@ def test_a_mismatch_is_shown_not_hidden():
                    (Step(x, "<=", x - 1, "wrong"),))
     tex = document_latex([check_derivation(d)])
     assert "MISMATCH" in tex and "do not match their expectations" in tex
+
+
+def test_a_formula_that_cannot_be_printed_names_its_derivation():
+    import pytest
+
+    from symdp.errors import DerivationError
+
+    class Unprintable(sp.Symbol):
+        def _latex(self, printer, exp=None):
+            raise RuntimeError("no LaTeX for this")
+
+    x = Unprintable("x", real=True)
+    d = Derivation("has_unprintable", "s", "c", {x: sp.Interval(0, 1)}, (Step(x, "<=", 1, "r"),))
+    with pytest.raises(DerivationError, match="cannot typeset derivation has_unprintable"):
+        derivation_section(d)
