@@ -59,7 +59,7 @@ def run(args) -> int:
             sys.stderr.write("\r" + " " * 80 + "\r")
     steps = sum(len(r.steps) for r in out.reports)
     if args.no_check:
-        what = "not checked (layout only)"
+        what = "layout only, not checked"
     else:
         mismatches = sum(1 for r in out.reports for s in r.steps if not s.matches_expectation)
         what = f"{len(out.reports)} derivations, {steps} steps, " + (

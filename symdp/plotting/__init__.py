@@ -35,7 +35,7 @@ __all__ = ["tradeoff_figure", "subsampling_figure", "profile_figure", "bagging_f
 
 def report_figures(directory) -> list[tuple[str, str]]:
     """Draw the report's figures into ``directory`` as ``<stem>.pdf`` and ``<stem>.png``;
-    return ``(stem, caption)`` pairs."""
+    return ``(stem, caption)`` pairs, the captions in LaTeX (math in ``$...$``)."""
     import sympy as sp
 
     from ..tradeoff import EpsDelta, Gaussian
@@ -46,19 +46,21 @@ def report_figures(directory) -> list[tuple[str, str]]:
     half = sp.Rational(1, 2)
     made = [
         ("tradeoff_gaussian", lambda: tradeoff_figure(Gaussian(1), p=half),
-         "Trade-off functions (Dong, Roth, Su 2022, Def. 4.1): f = G_1, the mixture f_p, its "
-         "inverse f_p^-1 and the subsampled C_p(f) for p = 1/2."),
+         r"Trade-off functions (Dong, Roth, Su 2022, Def.~4.1): $f = G_1$, the mixture "
+         r"$f_p = pf + (1-p)\mathrm{Id}$, its inverse $f_p^{-1}$ and the subsampled $C_p(f)$ "
+         r"for $p = 1/2$."),
         ("subsampling_figure6", lambda: subsampling_figure(),
-         "Figure 6 (right) of Dong, Roth, Su 2022 recomputed: f_{eps,delta} with eps = 3, "
-         "delta = 0.1, Lemma 4.4's f_{eps',delta'} and C_p(f_{eps,delta}) for p = 0.2; the "
-         "shaded triangle is where Thm. 4.2 improves on Lemma 4.4."),
+         r"Figure~6 (right) of Dong, Roth, Su 2022 recomputed: $f_{\varepsilon,\delta}$ with "
+         r"$\varepsilon = 3$, $\delta = 0.1$, Lemma~4.4's $f_{\varepsilon',\delta'}$ and "
+         r"$C_p(f_{\varepsilon,\delta})$ for $p = 0.2$; the shaded triangle is where Thm.~4.2 "
+         r"improves on Lemma~4.4."),
         ("privacy_profiles", lambda: profile_figure(
             default_profile_functions() + [subsample(EpsDelta(3, "0.1"), "0.2")]),
-         "Privacy profiles delta(eps) = 1 + f*(-e^eps) (Prop. 2.12): G_mu for mu = 0.5, 1, 2 "
-         "(Cor. 2.13) and C_p(f_{3,0.1}) for p = 0.2."),
+         r"Privacy profiles $\delta(\varepsilon) = 1 + f^*(-e^\varepsilon)$ (Prop.~2.12): "
+         r"$G_\mu$ for $\mu = 0.5, 1, 2$ (Cor.~2.13) and $C_p(f_{3,0.1})$ for $p = 0.2$."),
         ("bagging_k_over_n", lambda: bagging_figure(100),
-         "Bagging with replacement, n = 100, one model (Liu, Jia, Gong 2021, Thm. 2): the "
-         "paper's delta equals the exact one; its epsilon can be replaced by 0."),
+         r"Bagging with replacement, $n = 100$, one model (Liu, Jia, Gong 2021, Thm.~2): the "
+         r"paper's $\delta$ equals the exact one; its $\varepsilon$ can be replaced by 0."),
     ]
     out = []
     for stem, build, caption in made:

@@ -45,7 +45,8 @@ _VERDICT_WORD = {v: v.value for v in Verdict}
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure of the report: a file name relative to the document, and its caption text."""
+    """A figure of the report: a file name relative to the document, and its caption (LaTeX,
+    written by symdp itself -- not escaped)."""
 
     path: str
     caption: str
@@ -219,8 +220,9 @@ def figures_section(figures) -> str:
     lines = [r"\section{Figures}"]
     for fig in figures:
         lines += [r"\begin{figure}[htbp]", r"\centering",
-                  r"\includegraphics[width=0.8\linewidth]{%s}" % fig.path.replace("\\", "/"),
-                  r"\caption{%s}" % text(fig.caption), r"\end{figure}"]
+                  r"\includegraphics[width=0.8\linewidth,height=0.4\textheight,"
+                  r"keepaspectratio]{%s}" % fig.path.replace("\\", "/"),
+                  r"\caption{%s}" % fig.caption, r"\end{figure}"]
     lines.append(r"\clearpage")
     return "\n".join(lines)
 
