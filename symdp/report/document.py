@@ -220,7 +220,7 @@ def figures_section(figures) -> str:
     lines = [r"\section{Figures}"]
     for fig in figures:
         lines += [r"\begin{figure}[htbp]", r"\centering",
-                  r"\includegraphics[width=0.8\linewidth,height=0.4\textheight,"
+                  r"\includegraphics[width=\linewidth,height=0.4\textheight,"
                   r"keepaspectratio]{%s}" % fig.path.replace("\\", "/"),
                   r"\caption{%s}" % fig.caption, r"\end{figure}"]
     lines.append(r"\clearpage")
