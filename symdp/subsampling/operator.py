@@ -199,9 +199,10 @@ class Subsampled(TradeOff):
 
     >>> from symdp import EpsDelta
     >>> from symdp.subsampling import subsample
-    >>> C = subsample(EpsDelta(0, 0), "0.5")
-    >>> C
+    >>> subsample(EpsDelta(3, "0.1"), 0)
     Identity()
+    >>> subsample(EpsDelta(3, "0.1"), 1)
+    EpsDelta(3, 1/10)
     >>> sp.latex(subsample(EpsDelta(3, "0.1"), "0.2"))
     'C_{\\frac{1}{5}}\\left(f_{3,\\frac{1}{10}}\\right)'
     """
