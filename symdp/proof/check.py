@@ -241,6 +241,15 @@ def _exact_value(expr):
     return value if value.is_Rational else None
 
 
+def _relevant_conditions(derivation: Derivation, step: Step) -> tuple:
+    """The derivation's constraints that speak of this step's symbols only, and the step's
+    side conditions.  (A constraint on symbols the step does not use cannot restrict it, and
+    would reject every sampled point.)"""
+    symbols = step.free_symbols
+    kept = tuple(c for c in derivation.constraints if c.free_symbols <= symbols)
+    return kept + tuple(step.side_conditions)
+
+
 def _rational_or_none(e):
     """``e`` as an exact Rational (evaluated, then simplified), or None -- never a guess."""
     e = sp.sympify(e).doit()
@@ -262,7 +271,7 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
     if missing:
         return StepResult(Verdict.UNDECIDED, "enumeration: no range for " +
                           ", ".join(s.name for s in missing), "enumeration")
-    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    conditions = _relevant_conditions(derivation, step)
     cases = 0
     for values in itertools.product(*(ranges[s] for s in symbols)):
         point = {s: sp.Integer(v) for s, v in zip(symbols, values)}
@@ -316,7 +325,7 @@ def _evaluate(expr, dps):
 def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepResult:
     lo_dps, hi_dps = dps
     symbols = step.free_symbols
-    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    conditions = _relevant_conditions(derivation, step)
     points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
                            seed=seed_for(derivation.id, index))
     if not points:
@@ -326,8 +335,9 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
     worst = None
     for point in points:
         try:
-            L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
-        except ValueError:  # an object rejects the point (e.g. a parameter at a singular edge)
+            with time_limit(POINT_SECONDS):  # substitution can evaluate (ties in Piecewise)
+                L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
+        except (ValueError, _Timeout):  # an object rejects the point (e.g. a parameter at a singular edge)
             skipped += 1
             continue
         results = []
