@@ -28,18 +28,54 @@ def mp_callable(variables: tuple, expr: sp.Expr):
 
     Rational constants print as ``mpf(p)/mpf(q)`` and are built at call time,
     so the function computes at the caller's ``mpmath.workdps`` precision.
-    Objects with their own numerics (implicit inverses) go through ``evalf``.
+    Objects with their own numerics are compiled too: an implicit inverse
+    ``InverseAt(f, a)`` calls :func:`decreasing_inverse` on f's compiled function
+    (10 guard digits), ``TradeOffAt(f, x)`` calls f's compiled function; anything
+    else that lambdify cannot print goes through ``evalf``.
     """
-    from .base import InverseAt, TradeOffAt  # noqa: F401 - objects that need evalf
+    from .base import InverseAt, TradeOff, TradeOffAt
 
-    if expr.atoms(InverseAt) or expr.atoms(TradeOffAt):
+    namespace = dict(MPMATH_NAMESPACE)
+    replacements = {}
+    for k, node in enumerate(sorted(expr.atoms(InverseAt, TradeOffAt), key=sp.default_sort_key)):
+        f, arg = node.args
+        name = f"_{type(node).__name__}_{k}"
+        namespace[name] = _inverse_of(f) if isinstance(node, InverseAt) else _function_of(f)
+        replacements[node] = sp.Function(name)(arg)
+    compiled = expr.xreplace(replacements)
+    if any(isinstance(node, TradeOff) for node in sp.preorder_traversal(compiled)):
         def via_evalf(*values):
             prec = mpmath.mp.prec
             sub = {v: sp.Float(mpmath.mpf(x), mpmath.mp.dps + 5) for v, x in zip(variables, values)}
             value = sp.N(expr.xreplace(sub), mpmath.mp.dps + 5)
             return mpmath.mpf(value._to_mpmath(prec + 10))
         return via_evalf
-    return sp.lambdify(variables, expr, modules=[MPMATH_NAMESPACE, "mpmath"])
+    return sp.lambdify(variables, compiled, modules=[namespace, "mpmath"])
+
+
+def _function_of(f):
+    """``x -> f(x)`` at the caller's precision, compiled on first use."""
+    @functools.lru_cache(maxsize=1)
+    def compiled():
+        return f.mp_function()
+
+    def value(x):
+        return compiled()(x)
+    return value
+
+
+def _inverse_of(f):
+    r"""``a -> f^{-1}(a)`` (Eq. 4) by :func:`decreasing_inverse` on f's compiled function,
+    at 10 guard digits, rounded to the caller's precision."""
+    @functools.lru_cache(maxsize=1)
+    def compiled():
+        return f.mp_function()
+
+    def value(a):
+        with mpmath.extradps(10):
+            t = decreasing_inverse(compiled(), a)
+        return +t
+    return value
 
 
 def to_mpf(value) -> mpmath.mpf:
