@@ -9,10 +9,10 @@ symdp keeps it as a function of its own that prints as ``\Phi`` and rewrites to
     \Phi^{-1}(a) = -\sqrt2\,\operatorname{erfc}^{-1}(2a).
 
 Numerical evaluation goes through mpmath with ``erfc`` (no cancellation in
-either tail); :math:`\Phi^{-1}` of a tiny argument is evaluated as
-:math:`-\sqrt2\,\operatorname{erfinv}(1-2a)` at a working precision raised by
-the number of digits lost in ``1 - 2a``, then polished by Newton's method on
-:math:`\Phi`.
+either tail); :math:`\Phi^{-1}(a)` solves :math:`\Phi(z) = a` by Halley's method
+from a double-precision start (Newton's method on :math:`\log\Phi` below
+``1e-300``), with :math:`-\sqrt2\,\operatorname{erfinv}(1-2a)` at raised precision
+as the fallback (see :func:`mp_phi_inv`).
 """
 
 from __future__ import annotations
