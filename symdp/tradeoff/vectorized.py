@@ -102,7 +102,7 @@ def _check_parameter(name, value, lo, hi=None):
 
 def _alphas(alpha):
     alpha = np.asarray(alpha, dtype=float)
-    if alpha.size and not (np.all(alpha >= 0) and np.all(alpha <= 1)):
+    if alpha.size and not (alpha.min() >= 0 and alpha.max() <= 1):   # NaN fails both
         bad = alpha[~((alpha >= 0) & (alpha <= 1))].flat[0]
         raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={bad!r}")
     return alpha
@@ -119,7 +119,12 @@ def eps_delta(alpha, eps, delta):
     eps = _check_parameter("eps", eps, 0)
     delta = _check_parameter("delta", delta, 0, 1)
     E = math.exp(eps)
-    return np.maximum(np.maximum(1 - delta - E * alpha, (1 - delta - alpha) / E), 0.0)
+    steep = np.multiply(alpha, -E, out=np.empty_like(alpha))          # 1 - delta - e^eps alpha
+    steep += 1 - delta
+    flat = np.multiply(alpha, -1 / E, out=np.empty_like(alpha))       # e^-eps (1 - delta - alpha)
+    flat += (1 - delta) / E
+    np.maximum(steep, flat, out=steep)
+    return np.maximum(steep, 0.0, out=steep)
 
 
 def subsampled_eps_delta(alpha, eps, delta, p):
@@ -140,7 +145,8 @@ def subsampled_eps_delta(alpha, eps, delta, p):
     p = _check_parameter("p", p, 0, 1)
     eps_prime = math.log1p(p * math.expm1(eps))      # log(1 - p + p e^eps), no cancellation
     chord = 1 - p + 2 * p * (1 - delta) / (1 + math.exp(eps))
-    return np.maximum(eps_delta(alpha, eps_prime, p * delta), chord - alpha)
+    out = eps_delta(alpha, eps_prime, p * delta)
+    return np.maximum(out, chord - alpha, out=out)
 
 
 def gaussian(alpha, mu):
