@@ -179,6 +179,16 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
               r"NUMERIC: agreement at two precisions at sampled points --- evidence, not proof. "
               r"UNDECIDED: nothing could decide. "
               r"REFUTED: a concrete counterexample.", ""]
+    mismatched = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
+                  if not r.matches_expectation]
+    if mismatched:
+        lines.append(r"\paragraph{Verdicts that do not match their expectations.}")
+        lines.append(r"\begin{itemize}")
+        for rep, i, r in mismatched:
+            expected = r.expected.value if r.expected else "to hold"
+            lines.append(r"\item %s, step %d: %s, expected %s" % (
+                identifier(rep.derivation.id), i + 1, r.verdict.value, text(expected)))
+        lines.append(r"\end{itemize}")
     if errors:
         lines.append(r"\paragraph{Files that failed to load.}")
         lines.append(r"\begin{itemize}")

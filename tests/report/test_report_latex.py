@@ -85,6 +85,8 @@ def test_a_mismatch_is_shown_not_hidden():
                    (Step(x, "<=", x - 1, "wrong"),))
     tex = document_latex([check_derivation(d)])
     assert "MISMATCH" in tex and "do not match their expectations" in tex
+    summary = tex[:tex.index(r"\tableofcontents")]
+    assert r"wrong\_\allowbreak{}claim, step 1: REFUTED, expected to hold" in summary
 
 
 def test_a_formula_that_cannot_be_printed_names_its_derivation():
