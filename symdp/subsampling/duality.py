@@ -23,7 +23,8 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..tradeoff.numeric import mp_callable, to_mpf
+from ..tradeoff.duality import sup_of_eps_delta_family
+from ..tradeoff.numeric import to_mpf
 
 __all__ = ["mixture_conjugate", "eq16_profile", "DualSup"]
 
@@ -97,41 +98,6 @@ class DualSup(sp.Expr):
         return "DualSup(%s, %s)" % (printer._print(self.profile), printer._print(self.point))
 
 
-def _golden_max(objective, a, b):
-    """Max of a concave function on [a, b] at the current precision (bracket to 2^-(prec+4))."""
-    invphi = (mpmath.sqrt(5) - 1) / 2
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    fc, fd = objective(c), objective(d)
-    steps = int(mpmath.ceil(mpmath.log((b - a) * mpmath.mpf(2) ** (mpmath.mp.prec + 4))
-                            / mpmath.log(1 / invphi))) + 2
-    for _ in range(steps):
-        if fc >= fd:
-            b, d, fd = d, c, fc
-            c = b - invphi * (b - a)
-            fc = objective(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + invphi * (b - a)
-            fd = objective(d)
-    return max(fc, fd, objective(a), objective(b))
-
-
 def dual_sup_value(profile: sp.Lambda, x):
     """:class:`DualSup` at the current precision (x an mpf in [0, 1])."""
-    e = profile.variables[0]
-    delta = mp_callable((e,), profile.expr)
-
-    def over_s(s):  # s = e^eps >= 1
-        return 1 - delta(mpmath.log(s)) - s * x
-
-    def over_t(t):  # t = e^-eps in (0, 1]
-        return t * (1 - delta(-mpmath.log(t)) - x)
-
-    # widen the s-bracket until the maximiser is inside (over_s is concave)
-    hi = mpmath.mpf(2)
-    while over_s(hi) > over_s(hi / 2) and hi < mpmath.mpf(10) ** 40:
-        hi *= 4
-    best_s = _golden_max(over_s, mpmath.mpf(1), hi)
-    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 8)
-    best_t = _golden_max(over_t, tiny, mpmath.mpf(1))
-    return max(mpmath.mpf(0), best_s, best_t)
+    return sup_of_eps_delta_family(profile, x)

@@ -23,28 +23,8 @@ import sympy as sp
 
 from ..errors import InvalidParameterError
 from .base import TradeOff, _simplify, alpha, varepsilon
-from .numeric import mp_callable, to_mpf
+from .numeric import golden_max, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
-
-
-def golden_max(objective, lo, hi, *, iterations=None):
-    """max of a concave function on [lo, hi] by golden-section search at the current precision."""
-    invphi = (mpmath.sqrt(5) - 1) / 2
-    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    fc, fd = objective(c), objective(d)
-    for _ in range(iterations or int(mpmath.mp.prec * 1.5) + 40):
-        if fc >= fd:
-            b, d, fd = d, c, fc
-            c = b - invphi * (b - a)
-            fc = objective(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + invphi * (b - a)
-            fd = objective(d)
-        if b - a <= mpmath.mpf(2) ** (-mpmath.mp.prec) * max(1, abs(a)):
-            break
-    return max(fc, fd, objective(mpmath.mpf(lo)), objective(mpmath.mpf(hi)))
 
 
 class ProfileTradeOff(TradeOff):
@@ -91,7 +71,7 @@ class ProfileTradeOff(TradeOff):
         if self.delta.expr.free_symbols - set(self.delta.variables):
             raise InvalidParameterError("delta(eps) has free parameters; substitute them first")
         with mpmath.workdps(dps + 15):
-            value = _sup_value(self.delta, to_mpf(x))
+            value = sup_of_eps_delta_family(self.delta, to_mpf(x))
         with mpmath.workdps(dps):
             return +value
 
@@ -103,19 +83,26 @@ class ProfileTradeOff(TradeOff):
         return "ProfileTradeOff(%s)" % printer._print(self.delta)
 
 
-def _sup_value(delta: sp.Lambda, x):
+def sup_of_eps_delta_family(delta: sp.Lambda, x):
+    r""":math:`\sup_{\varepsilon\ge0} f_{\varepsilon,\delta(\varepsilon)}(x)` at the current
+    precision (x an mpf in [0, 1]); both branches are concave (module docstring)."""
     e = delta.variables[0]
     d = mp_callable((e,), delta.expr)
-    # first branch, in s = e^eps >= 1: widen the bracket until the maximiser is inside
-    upper = mpmath.mpf(2)
-    branch1 = lambda s: 1 - d(mpmath.log(s)) - s * x
-    while branch1(upper) > branch1(upper / 2) and upper < mpmath.mpf(10) ** 30:
-        upper *= 4
-    first = golden_max(branch1, 1, upper)
-    # second branch, in t = e^-eps in (0, 1]
-    tiny = mpmath.mpf(10) ** (-mpmath.mp.dps)
-    second = golden_max(lambda t: t * (1 - d(-mpmath.log(t)) - x), tiny, 1)
-    return max(mpmath.mpf(0), first, second)
+
+    def over_s(s):  # s = e^eps >= 1
+        return 1 - d(mpmath.log(s)) - s * x
+
+    def over_t(t):  # t = e^-eps in (0, 1]
+        return t * (1 - d(-mpmath.log(t)) - x)
+
+    # widen the s-bracket until the maximiser is inside (over_s is concave)
+    hi = mpmath.mpf(2)
+    while over_s(hi) > over_s(hi / 2) and hi < mpmath.mpf(10) ** 40:
+        hi *= 4
+    best_s = golden_max(over_s, 1, hi)
+    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 8)
+    best_t = golden_max(over_t, tiny, 1)
+    return max(mpmath.mpf(0), best_s, best_t)
 
 
 def from_privacy_profile(delta, eps=varepsilon) -> ProfileTradeOff:

@@ -135,3 +135,28 @@ def decreasing_inverse(func, a, *, lo=0, hi=1, tol=None):
             raise RootFindingError(f"bisection did not converge: interval width {mpmath.nstr(hi - lo, 5)}",
                                    residual=residual, tolerance=tol)
     return +hi
+
+
+def golden_max(objective, a, b):
+    """Max of a concave function on [a, b] at the current precision.
+
+    Golden-section search until the bracket is narrower than 2^-(prec+4) in
+    absolute terms: full precision also when the maximiser is a kink, where the
+    objective is not flat and its value is only as accurate as the bracket is narrow.
+    """
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    invphi = (mpmath.sqrt(5) - 1) / 2
+    c, d = b - invphi * (b - a), a + invphi * (b - a)
+    fc, fd = objective(c), objective(d)
+    steps = int(mpmath.ceil(mpmath.log((b - a) * mpmath.mpf(2) ** (mpmath.mp.prec + 4))
+                            / mpmath.log(1 / invphi))) + 2
+    for _ in range(steps):
+        if fc >= fd:
+            b, d, fd = d, c, fc
+            c = b - invphi * (b - a)
+            fc = objective(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + invphi * (b - a)
+            fd = objective(d)
+    return max(fc, fd, objective(a), objective(b))

@@ -15,7 +15,7 @@ import sympy as sp
 from ..validation import probability
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
-from .numeric import mp_callable, to_mpf
+from .numeric import golden_max, mp_callable, to_mpf
 from .solve import solve_for
 
 _t = sp.Dummy("t", real=True)
@@ -247,30 +247,13 @@ def envelope_value(h: TradeOff, x):
         return x * s - conj(s)
 
     if x <= 0:
-        return -conj(mpmath.mpf("-1e30")) if False else _sup_at_zero(h)
+        return _sup_at_zero(h)
     lo, hi = mpmath.mpf(-1), mpmath.mpf(0)
     while objective(lo) > objective(lo / 2) and lo > -mpmath.mpf(10) ** 40:
         lo *= 4
-    invphi = (mpmath.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    fc, fd = objective(c), objective(d)
-    # The maximiser is often a kink of h* (always, when h is piecewise linear), where
-    # the objective is not flat: its value is then only as accurate as the bracket is
-    # narrow (its slopes x - h*'(y) lie in [-1, 1]).  So shrink the bracket to an
-    # absolute width 2^-(prec + 4); golden section takes a fixed number of steps for it.
-    steps = int(mpmath.ceil(mpmath.log((b - a) * mpmath.mpf(2) ** (mpmath.mp.prec + 4))
-                            / mpmath.log(1 / invphi))) + 2
-    for _ in range(steps):
-        if fc >= fd:
-            b, d, fd = d, c, fc
-            c = b - invphi * (b - a)
-            fc = objective(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + invphi * (b - a)
-            fd = objective(d)
-    return max(fc, fd, objective(hi))
+    # the maximiser is often a kink of h* (always for piecewise-linear h): golden_max
+    # narrows the bracket to full absolute precision for that reason
+    return max(golden_max(objective, lo, hi), objective(hi))
 
 
 def _sup_at_zero(h):
