@@ -159,20 +159,26 @@ class Coordinate:
     def to_parameter(self, t: Fraction):
         if self.transform is None:
             return sp.Rational(t.numerator, t.denominator)
-        if t == 1:
+        if t == 1 and not self.range.bounded:
             return sp.oo if self.range.hi == sp.oo else -sp.oo
         return self.transform.subs(self.variable, sp.Rational(t.numerator, t.denominator))
 
     def describe(self) -> str:
         if self.transform is None:
             return self.range.text()
+        end = "1]" if self.range.bounded else "1)"
         return (f"{self.range.text()} via {self.range.symbol.name} = {sp.sstr(self.transform)}, "
-                f"{self.variable.name} in [0, 1)")
+                f"{self.variable.name} in [0, {end}")
 
 
 def coordinates(box) -> list[Coordinate]:
     out = []
     for r in box:
+        if r.bounded and not (r.lo.is_Rational and r.hi.is_Rational) and not r.integer:
+            # exact irrational ends (a breakpoint of a Piecewise): x = lo + (hi - lo) t
+            t = sp.Symbol(f"t_{r.symbol.name}", nonnegative=True)
+            out.append(Coordinate(r, t, Fraction(0), Fraction(1), r.lo + (r.hi - r.lo) * t, False))
+            continue
         if r.bounded:
             lo = _to_fraction(r.lo)
             hi = _to_fraction(r.hi)
@@ -224,6 +230,7 @@ class BoxResult:
     reason: str = ""
     certified_part: str = ""          # for an UNDECIDED box: a part certified all the same
     seconds: float = 0.0
+    pieces: list = field(default_factory=list)      # breakpoints of a Piecewise margin (text)
 
     def box_dict(self) -> dict:
         return {c.range.symbol.name: _range_json(c) for c in self.coordinates}
@@ -239,6 +246,7 @@ class BoxResult:
             "resisting": self.resisting[:5], "resisting_count": len(self.resisting),
             "counterexample_box": self.counterexample, "reason": self.reason,
             "certified_part": self.certified_part or None,
+            "breakpoints": list(self.pieces) or None,
         }
 
 
@@ -270,9 +278,13 @@ class _Problem:
         self.strict = strict
         sub = {c.range.symbol: c.transform for c in coords if c.transform is not None}
         if sub:
-            margin = _simplify_after(margin.xreplace(sub))
+            # t/(1 - t) needs tidying for a ball to see a limit at t = 1; an affine map of a
+            # piece does not (its ends are simplified exactly when a face is pinned there)
+            tidy = _simplify_after if any(not c.range.bounded for c in coords
+                                          if c.transform is not None) else (lambda e: e)
+            margin = tidy(margin.xreplace(sub))
             constraints = [c.xreplace(sub) for c in constraints]
-            lhs, rhs = _simplify_after(lhs.xreplace(sub)), _simplify_after(rhs.xreplace(sub))
+            lhs, rhs = tidy(lhs.xreplace(sub)), tidy(rhs.xreplace(sub))
         self.margin_expr = margin
         self.lhs_expr, self.rhs_expr = lhs, rhs
         self.constraint_exprs = list(constraints)
@@ -416,6 +428,11 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     strict = relation in ("<", ">")
     margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+    if margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and not _has_implicit(margin):
+        split = _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains,
+                           max_boxes, bits, start)
+        if split is not None:
+            return split
     problem = _Problem(margin, strict, list(constraints), coords, lhs, rhs, domains)
     result = BoxResult("undecided", box, tuple(coords))
     initial = tuple((c.lo, c.hi) for c in coords)
@@ -579,3 +596,57 @@ def _certified_part(coords, result: BoxResult) -> str:
             others = ", ".join(o.range.text() for o in coords if o is not c)
             return f"{name} in [{c.range.lo}, {cut})" + (f" with {others}" if others else "")
     return ""
+
+
+def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, max_boxes, bits,
+               start):
+    """A one-parameter Piecewise/Max/Min margin searched piece by piece between its exact
+    breakpoints (:mod:`symdp.certified.pieces`); None when that does not apply or does not
+    certify (the ordinary search then runs and names what resists)."""
+    from .pieces import breakpoints, sign_at, specialise
+
+    if len(box) != 1 or box[0].integer or not box[0].bounded or coords[0].transform is not None:
+        return None
+    r = box[0]
+    x = r.symbol
+    cuts = breakpoints(margin, x, r.lo, r.hi)
+    if not cuts:
+        return None
+    strict = relation in ("<", ">")
+    ends = [r.lo] + list(cuts) + [r.hi]
+    # the margin at every cut and end, exactly (the branch taken *at* the point)
+    for point in ends:
+        admissible = True
+        for c in constraints:
+            v = c.xreplace({x: point})
+            v = v if v in (sp.true, sp.false) else sp.simplify(v)
+            if v == sp.false:
+                admissible = False
+            elif v != sp.true:
+                return None
+        if admissible and sign_at(margin, x, point, strict) is not True:
+            return None
+    result = BoxResult("certified", tuple(box), tuple(coords))
+    result.pieces = [sp.sstr(c) for c in cuts]
+    for a, b in zip(ends, ends[1:]):
+        mid = (a + b) / 2
+        L, R = specialise(lhs, x, mid), specialise(rhs, x, mid)
+        if L is None or R is None:
+            return None
+        try:
+            piece = certify_box(L, R, relation, [Range(x, a, b)], constraints=constraints,
+                                domains=domains, max_boxes=max(1, max_boxes - result.sub_boxes),
+                                bits=bits)
+        except (UnsupportedExpression, InvalidParameterError):
+            return None
+        result.sub_boxes += piece.sub_boxes
+        result.decided += piece.decided
+        result.vacuous += piece.vacuous
+        result.monotone += piece.monotone
+        if piece.status != "certified":
+            return None
+        m = piece.smallest_margin
+        if m is not None and (result.smallest_margin is None or m < result.smallest_margin):
+            result.smallest_margin = m
+    result.seconds = time.perf_counter() - start
+    return result

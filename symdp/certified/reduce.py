@@ -57,8 +57,10 @@ class Reduction:
     def summary(self) -> str:
         parts = list(self.steps)
         if self.proved:
-            parts.append(f"then {sp.sstr(self.lhs)} {self.relation} {sp.sstr(self.rhs)}: "
-                         f"{self.sign_reason}")
+            relation = f"{sp.sstr(self.lhs)} {self.relation} {sp.sstr(self.rhs)}"
+            if len(relation) > 240:  # the reason names the shape; the JSON keeps the relation
+                relation = f"{relation[:100]} ... {relation[-100:]}"
+            parts.append(f"then {relation}: {self.sign_reason}")
         if self.obligations:
             parts.append("conditions " + "; ".join(o.text() for o in self.obligations))
         return "; ".join(parts)
@@ -78,24 +80,35 @@ class _Signs:
 
         self.mapping = assumption_symbols(hypotheses)
         self.shift = {}
+        self.slacks = []         # expressions >= 0 under the hypotheses
+        self.strict_slacks = []  # the ones > 0 (an open end of a domain)
         for symbol, domain in hypotheses.items():
-            lo = domain.inf
-            if lo.is_finite and lo.is_number:
-                dummy = self.mapping[symbol]
-                m = sp.Dummy(f"m_{symbol.name}", nonnegative=True,
-                             integer=bool(dummy.is_integer))
-                self.shift[dummy] = lo + m
-        self.slacks = []
-        for symbol, domain in hypotheses.items():  # the domains' bounds are constraints too
             dummy = self.mapping[symbol]
-            if domain.inf.is_finite and domain.inf.is_number:
-                self.slacks.append(dummy - domain.inf)
-            if domain.sup.is_finite and domain.sup.is_number:
-                self.slacks.append(domain.sup - dummy)
+            integer = bool(dummy.is_integer)
+            lo, hi = domain.inf, domain.sup
+            lo_ok = lo.is_finite and lo.is_number
+            hi_ok = hi.is_finite and hi.is_number
+            lo_open = bool(getattr(domain, "left_open", False)) and not integer
+            hi_open = bool(getattr(domain, "right_open", False)) and not integer
+            if lo_ok:    # x = lo + m, m >= 0 (m > 0 at an open end)
+                m = sp.Dummy(f"m_{symbol.name}", nonnegative=True, positive=lo_open or None,
+                             integer=integer)
+                self.shift[dummy] = lo + m
+            elif hi_ok:  # x = hi - m for a domain (-oo, hi]
+                m = sp.Dummy(f"m_{symbol.name}", nonnegative=True, positive=hi_open or None,
+                             integer=integer)
+                self.shift[dummy] = hi - m
+            # the domains' bounds are constraints too
+            if lo_ok:
+                (self.strict_slacks if lo_open else self.slacks).append(dummy - lo)
+            if hi_ok:
+                (self.strict_slacks if hi_open else self.slacks).append(hi - dummy)
         for c in conditions:
             if isinstance(c, sp.core.relational.Relational) and c.rel_op in ("<=", "<", ">=", ">"):
                 g = (c.rhs - c.lhs) if c.rel_op in ("<=", "<") else (c.lhs - c.rhs)
-                self.slacks.append(sp.expand(g.xreplace(self.mapping)))
+                g = sp.expand(g.xreplace(self.mapping))
+                (self.strict_slacks if c.rel_op in ("<", ">") else self.slacks).append(g)
+        self.slacks = self.slacks + self.strict_slacks
 
     def _forms(self, e):
         e = e.xreplace(self.mapping)
@@ -103,13 +116,17 @@ class _Signs:
         shifted = e.xreplace(self.shift)
         yield shifted
         yield self.exp_shifted(shifted)
+        yield sp.expand(self.exp_shifted(shifted))
+        if _branched(e):  # simplify/factor of a Piecewise/Max/Min rarely decide, and slowly
+            return
         for f in (sp.simplify(e), sp.factor(sp.together(shifted))):
             yield f
 
     def exp_shifted(self, e):
-        """``exp(a) = 1 + u`` with ``u >= 0`` for every ``a >= 0`` (exp is increasing)."""
-        sub = {a: 1 + sp.Dummy("u", nonnegative=True) for a in e.atoms(sp.exp)
-               if a.args[0].is_nonnegative}
+        """``exp(a) = 1 + u`` with ``u >= 0`` for every ``a >= 0`` (exp is increasing;
+        ``u > 0`` when ``a > 0``)."""
+        sub = {a: 1 + sp.Dummy("u", nonnegative=True, positive=bool(a.args[0].is_positive) or None)
+               for a in e.atoms(sp.exp) if a.args[0].is_nonnegative}
         return e.xreplace(sub) if sub else e
 
     def sign(self, e, want: str) -> tuple[bool, str]:
@@ -122,6 +139,8 @@ class _Signs:
                     v = form.is_nonnegative if want == ">=" else form.is_positive
                     if v:
                         return True, "sign under the hypotheses"
+                if _branched(e):
+                    return False, ""
                 return self._by_factors(e, want)
         except (_Timeout, Exception):  # noqa: BLE001 - undecided, not wrong
             return False, ""
@@ -152,7 +171,8 @@ class _Signs:
         """+1 if g >= 0 (g > 0 when strict), -1 if g <= 0 (< 0), None if undecided."""
         pos = "is_positive" if strict else "is_nonnegative"
         neg = "is_negative" if strict else "is_nonpositive"
-        forms = (g, g.xreplace(self.shift), self.exp_shifted(g.xreplace(self.shift)))
+        shifted = self.exp_shifted(g.xreplace(self.shift))
+        forms = (g, g.xreplace(self.shift), shifted, sp.expand(shifted))
         for form in forms:
             if getattr(form, pos):
                 return 1
@@ -167,9 +187,13 @@ class _Signs:
                     lam = ch / cs
                     if lam.is_nonnegative:  # h = lam * slack + rest, slack >= 0
                         rest = sp.expand(h - lam * slack)
+                        # h > 0 also when rest >= 0, lam > 0 and the slack is > 0 (open end)
+                        weak = strict and lam.is_positive and slack in self.strict_slacks
+                        want = "is_nonnegative" if weak else pos
                         for form in (rest, rest.xreplace(self.shift),
-                                     self.exp_shifted(rest.xreplace(self.shift))):
-                            if getattr(form, pos):
+                                     self.exp_shifted(rest.xreplace(self.shift)),
+                                     sp.expand(self.exp_shifted(rest.xreplace(self.shift)))):
+                            if getattr(form, want):
                                 return sign
         return None
 
@@ -181,12 +205,33 @@ def reduce_relation(lhs, rhs, relation: str, hypotheses: dict, conditions=()) ->
     for _ in range(12):
         if not _one_step(red, signs):
             break
+    lattice = _lattice(red)
+    if lattice:
+        red.proved, red.sign_reason = True, lattice
+        return red
     diff = (red.rhs - red.lhs) if red.relation in ("<=", "<") else (red.lhs - red.rhs)
     want = ">" if red.relation in ("<", ">") else ">="
     ok, why = signs.sign(diff, want)
     if ok:
         red.proved, red.sign_reason = True, why
     return red
+
+
+def _branched(e) -> bool:
+    return e.has(sp.Piecewise, sp.Max, sp.Min)
+
+
+def _lattice(red: Reduction) -> str:
+    """``Max(..., X, ...) >= X`` and ``Min(..., X, ...) <= X`` hold by definition."""
+    big, small = ((red.lhs, red.rhs) if red.relation == ">=" else
+                  (red.rhs, red.lhs) if red.relation == "<=" else (None, None))
+    if big is None:
+        return ""
+    if isinstance(big, sp.Max) and small in big.args:
+        return "Max(..., X, ...) >= X (the maximum is at least each of its arguments)"
+    if isinstance(small, sp.Min) and big in small.args:
+        return "Min(..., X, ...) <= X (the minimum is at most each of its arguments)"
+    return ""
 
 
 def _nonneg(signs, e, strict=False) -> bool:

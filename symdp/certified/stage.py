@@ -142,13 +142,19 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     from .evaluate import UnsupportedExpression
     from .reduce import reduce_relation
 
-    if not symbols or len(symbols) > MAX_DIMENSION and box is None:
+    if not symbols:
+        return None
+    hyp = dict(derivation.hypotheses)
+    reduction = reduce_relation(lhs, rhs, relation, hyp, conditions)
+    if reduction.proved and not reduction.obligations:  # a symbolic proof, whatever the box
+        record = {"reduction": reduction.as_dict()}
+        return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
+                           extra={"certified": {"box": record}}), record, "")
+    if len(symbols) > MAX_DIMENSION and box is None:
         return None
     ranges = box if box is not None else box_from_hypotheses(symbols, derivation.hypotheses)
     if ranges is None:
         return None
-    hyp = dict(derivation.hypotheses)
-    reduction = reduce_relation(lhs, rhs, relation, hyp, conditions)
     L, R, rel = reduction.lhs, reduction.rhs, reduction.relation
     if reduction.proved is not None:  # the reduced relation is decided symbolically
         record = {"reduction": reduction.as_dict()}
@@ -233,7 +239,9 @@ def _box_detail(reduction, results) -> str:
     for why, r in results:
         ranges = "; ".join(c.describe() for c in r.coordinates)
         margin = r.as_dict()["smallest_margin"]
-        parts.append(f"{why} over {ranges}: {r.sub_boxes} sub-boxes"
+        cuts = (f" cut at the exact breakpoints {', '.join(r.pieces)} (each piece by its "
+                f"branch, each cut exactly)" if r.pieces else "")
+        parts.append(f"{why} over {ranges}{cuts}: {r.sub_boxes} sub-boxes"
                      + (f" ({r.monotone} by monotonicity)" if r.monotone else "")
                      + (f", smallest margin {margin}" if margin is not None else ""))
     return "over the box: " + "; ".join(parts)
