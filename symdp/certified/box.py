@@ -231,6 +231,7 @@ class BoxResult:
     certified_part: str = ""          # for an UNDECIDED box: a part certified all the same
     seconds: float = 0.0
     pieces: list = field(default_factory=list)      # breakpoints of a Piecewise margin (text)
+    tail: str = ""                    # an integer range split: "n in 2..65 by boxes; n >= 65: ..."
 
     def box_dict(self) -> dict:
         return {c.range.symbol.name: _range_json(c) for c in self.coordinates}
@@ -247,6 +248,7 @@ class BoxResult:
             "counterexample_box": self.counterexample, "reason": self.reason,
             "certified_part": self.certified_part or None,
             "breakpoints": list(self.pieces) or None,
+            "integer_tail": self.tail or None,
         }
 
 
@@ -428,6 +430,13 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     strict = relation in ("<", ">")
     margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+    tail_note = ""
+    infinite = [r for r in box if r.integer and r.hi == sp.oo]
+    if len(infinite) == 1 and all(r.bounded for r in box if r is not infinite[0]):
+        split, tail_note = _with_tail(lhs, rhs, relation, margin, box, infinite[0], constraints,
+                                      domains, max_boxes, bits, start)
+        if split is not None:
+            return split
     if margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and not _has_implicit(margin):
         split = _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains,
                            max_boxes, bits, start)
@@ -465,7 +474,8 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
     if result.status != "refuted":
         result.status = "certified" if not result.resisting else "undecided"
         if result.status == "undecided":
-            result.certified_part = _certified_part(coords, result)
+            result.certified_part = "; ".join(x for x in (tail_note,
+                                                          _certified_part(coords, result)) if x)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -565,6 +575,13 @@ def _inner_point(problem: _Problem, sub) -> dict | None:
         value = c.to_parameter(mid)
         if value in (sp.oo, -sp.oo):
             return None
+        if c.range.integer and c.transform is not None:  # relaxed integer: an integer inside
+            a, b = c.to_parameter(lo), c.to_parameter(hi)
+            value = sp.floor(value)
+            if (value < a) == sp.true:
+                value = value + 1
+            if not ((a <= value) == sp.true and (b == sp.oo or (value <= b) == sp.true)):
+                return None
         domain = problem.domains.get(c.range.symbol)
         if domain is not None and domain.contains(value) is not sp.true:
             return None
@@ -650,3 +667,29 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
             result.smallest_margin = m
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _with_tail(lhs, rhs, relation, margin, box, r, constraints, domains, max_boxes, bits, start):
+    """``(result or None, note)``: boxes for the integer ``r.symbol`` in ``lo..N0`` and a
+    symbolic argument (:mod:`symdp.certified.tail`) for ``>= N0``.  A counterexample in the
+    finite part is returned as it is; a certified finite part without a tail argument gives
+    None and a note (the caller goes on with the relaxed search)."""
+    from .tail import split_point, tail_argument
+
+    n, n0 = r.symbol, split_point(r)
+    finite_box = [Range(n, r.lo, n0, integer=True) if q is r else q for q in box]
+    finite = certify_box(lhs, rhs, relation, finite_box, constraints=constraints, domains=domains,
+                         max_boxes=max_boxes, bits=bits)
+    span = f"{n.name} in {int(sp.ceiling(r.lo))}..{n0}"
+    if finite.status == "refuted":
+        finite.box = tuple(box)
+        return finite, ""
+    if finite.status != "certified":
+        return None, ""
+    why = tail_argument(margin, relation, n, n0, box, constraints)
+    if not why:
+        return None, f"{span} by boxes (no symbolic argument found for {n.name} >= {n0})"
+    finite.box = tuple(box)
+    finite.tail = f"certified on {span} by boxes; {n.name} >= {n0} symbolic: {why}"
+    finite.seconds = time.perf_counter() - start
+    return finite, ""

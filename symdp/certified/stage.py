@@ -238,6 +238,8 @@ def _box_detail(reduction, results) -> str:
         parts.append("reduced symbolically (" + reduction.summary() + ")")
     for why, r in results:
         ranges = "; ".join(c.describe() for c in r.coordinates)
+        if r.tail:
+            ranges = "; ".join(q.text() for q in r.box) + f" ({r.tail})"
         margin = r.as_dict()["smallest_margin"]
         cuts = (f" cut at the exact breakpoints {', '.join(r.pieces)} (each piece by its "
                 f"branch, each cut exactly)" if r.pieces else "")
