@@ -1,12 +1,11 @@
-"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify]``."""
+"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify] [--jobs N]``."""
 
 from __future__ import annotations
 
 import sys
 
-from ..proof.check import check_derivation
-from ..proof.loader import load_derivations
 from ..proof.report import json_report, text_report
+from ..proof.runner import available_cores, check_all
 
 
 def add_parser(subparsers):
@@ -21,6 +20,9 @@ def add_parser(subparsers):
     p.add_argument("--verbose", action="store_true", help="show each step's formula and rule, full details")
     p.add_argument("--no-certify", dest="certify", action="store_false",
                    help="skip the CERTIFIED stage (ball arithmetic); faster, NUMERIC where it would certify")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="worker processes, one proof file at a time each (default: one per "
+                   "available core; 1 = no workers). The output does not depend on N.")
     return p
 
 
@@ -28,23 +30,22 @@ def run(args) -> int:
     if args.dps < 30:
         raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
-    loaded, errors = load_derivations(args.paths or None)
-    if args.only:
-        known = {d.id for _, d in loaded}
-        unknown = [i for i in args.only if i not in known]
-        if unknown:
-            raise ValueError(f"unknown derivation id {unknown[0]!r}")
-        loaded = [(src, d) for src, d in loaded if d.id in args.only]
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
     show_progress = sys.stderr.isatty()
-    reports = []
-    for n, (source, derivation) in enumerate(loaded, 1):
+
+    def progress(done, total, name):
         if show_progress:
-            sys.stderr.write(f"\r[{n}/{len(loaded)}] {derivation.id[:60]:<60}")
+            sys.stderr.write(f"\r[{done}/{total} files] {name[:60]:<60}")
             sys.stderr.flush()
-        report = check_derivation(derivation, dps=dps, certify=args.certify)
-        reports.append(type(report)(report.derivation, report.steps, report.seconds, source))
-    if show_progress:
-        sys.stderr.write("\r" + " " * 80 + "\r")
+
+    try:
+        outcome = check_all(args.paths or None, jobs=args.jobs or available_cores(),
+                         only=args.only, dps=dps, certify=args.certify, progress=progress)
+    finally:
+        if show_progress:
+            sys.stderr.write("\r" + " " * 80 + "\r")
+    reports, errors = list(outcome.reports), list(outcome.errors)
     if args.json:
         text = json_report(reports, errors)
         if args.json == "-":

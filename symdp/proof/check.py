@@ -82,8 +82,28 @@ def expand(expr: sp.Basic) -> sp.Basic:
         return expr
 
 
+_ASSUMPTION_SYMBOLS: dict = {}
+
+
 def assumption_symbols(hypotheses: dict) -> dict:
-    """Map each symbol to a Dummy carrying what its domain implies as assumptions."""
+    """Map each symbol to a Dummy carrying what its domain implies as assumptions.
+
+    The same hypotheses give the same Dummies (cached), so that the closed forms derived for
+    one step of a derivation are found again, in the caches of symdp's objects, by the next.
+    """
+    key = tuple(hypotheses.items())
+    try:
+        return dict(_ASSUMPTION_SYMBOLS[key])
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable domain: no caching
+        return _assumption_symbols(hypotheses)
+    mapping = _assumption_symbols(hypotheses)
+    _ASSUMPTION_SYMBOLS[key] = mapping
+    return dict(mapping)
+
+
+def _assumption_symbols(hypotheses: dict) -> dict:
     mapping = {}
     for symbol, domain in hypotheses.items():
         assumptions = {"real": True}
@@ -272,11 +292,12 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
         return StepResult(Verdict.UNDECIDED, "enumeration: no range for " +
                           ", ".join(s.name for s in missing), "enumeration")
     conditions = _relevant_conditions(derivation, step)
+    # each symbol's admissible values once (a set-membership test in SymPy is slow)
+    admissible = [[sp.Integer(v) for v in ranges[s] if sp.Integer(v) in derivation.hypotheses[s]]
+                  for s in symbols]
     cases = 0
-    for values in itertools.product(*(ranges[s] for s in symbols)):
-        point = {s: sp.Integer(v) for s, v in zip(symbols, values)}
-        if any(point[s] not in derivation.hypotheses[s] for s in symbols):
-            continue
+    for values in itertools.product(*admissible):
+        point = dict(zip(symbols, values))
         if not all(bool(c.xreplace(point)) for c in conditions):
             continue
         L = enumerate_atoms(lhs.xreplace(point))

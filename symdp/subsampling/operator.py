@@ -190,6 +190,12 @@ def _invert(q: Piece, fp: TradeOff, order: _Ordering) -> sp.Expr:
     return InverseAt(fp, _a)
 
 
+# Eq. 14's pieces by (f, p): equal objects are rebuilt often (a proof step is re-created with
+# its parameters' assumption symbols), and deriving the inverse pieces costs about a second.
+_PIECES_CACHE: dict = {}
+_PIECES_CACHE_SIZE = 256
+
+
 class Subsampled(TradeOff):
     r""":math:`C_p(f) = \min\{f_p, f_p^{-1}\}^{**}` (Dong, Roth, Su 2022, Def. 4.1 and Eq. 14).
 
@@ -275,6 +281,9 @@ class Subsampled(TradeOff):
         cached = getattr(self, "_pieces", None)
         if cached is not None:
             return list(cached)
+        if self in _PIECES_CACHE:
+            self._pieces, self._assumed = _PIECES_CACHE[self]
+            return list(self._pieces)
         fp = self.mixture
         xs, fxs = self.chord()
         order = _Ordering(self.conditions)
@@ -292,6 +301,9 @@ class Subsampled(TradeOff):
         tail = [] if f0 == 1 else [piece(f0, 1, sp.S.Zero, _t)]
         self._assumed = tuple(order.assumed)
         self._pieces = tuple(left + middle + right + tail)
+        if len(_PIECES_CACHE) >= _PIECES_CACHE_SIZE:
+            _PIECES_CACHE.pop(next(iter(_PIECES_CACHE)))
+        _PIECES_CACHE[self] = (self._pieces, self._assumed)
         return left + middle + right + tail
 
     @property
