@@ -77,3 +77,33 @@ def test_check_is_deterministic(tmp_path):
 def test_latex_of_unknown_id_is_one_line_exit_2():
     r = symdp("latex", "no_such_thing")
     assert r.returncode == 2 and r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
+
+
+def test_check_output_does_not_depend_on_the_number_of_workers(tmp_path):
+    derivation = ("import sympy as sp\n"
+                  "from symdp.proof import Derivation, Step, Verdict\n"
+                  "x = sp.Symbol('x')\n"
+                  "derivation = Derivation({ident!r}, 'x <= 1 on [0,1]', 'test', {{x: sp.Interval(0, 1)}},\n"
+                  "    (Step(x**2, '<=', x, 'square'), Step(x, '>=', 1, 'printed', expect=Verdict.REFUTED)),\n"
+                  "    chained=False)\n")
+    (tmp_path / "a_first.py").write_text(derivation.format(ident="shared_id"))
+    (tmp_path / "b_again.py").write_text(derivation.format(ident="shared_id"))  # a duplicate id
+    (tmp_path / "c_other.py").write_text(derivation.format(ident="other_id"))
+    (tmp_path / "d_broken.py").write_text("raise RuntimeError('boom')\n")
+    files = [str(tmp_path), str(ROOT / "proofs" / "fdp_gaussian_duality.py")]
+    serial = symdp("check", *files, "--jobs", "1")
+    parallel = symdp("check", *files, "--jobs", "2")
+    assert serial.returncode == parallel.returncode == 1   # a broken file and a duplicate id
+    assert serial.stdout == parallel.stdout
+    assert "duplicate derivation id 'shared_id'" in serial.stdout and "boom" in serial.stdout
+    # the duplicate is the later file's, as with loading in order
+    assert serial.stdout.index("shared_id") < serial.stdout.index("other_id")
+    with_json = [symdp("check", *files, "--jobs", str(n), "--json", "-").stdout for n in (1, 2)]
+    assert with_json[0] == with_json[1]
+
+
+def test_check_bad_jobs_and_unknown_id_are_one_line_exit_2(tmp_path):
+    for args in (("--jobs", "0"), ("--only", "no_such_derivation")):
+        r = symdp("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), *args)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
