@@ -98,11 +98,17 @@ def monotone_image(fn, x):
 
     For a monotone function the image of an interval is the interval between
     the images of its endpoints; each endpoint is an exact point, so the result
-    is as tight as Arb evaluates a point.
+    is as tight as Arb evaluates a point.  A narrow ball (a point converted to binary, the
+    usual case at sample points) is passed to fn once: Arb's own enclosure of a narrow ball
+    is as tight, and the two endpoint evaluations would double the cost.
     """
-    if x.rad() == 0 or not x.is_finite():
+    if x.rad() == 0 or not x.is_finite() or x.rel_accuracy_bits() >= _NARROW_BITS:
         return fn(x)
     return hull(fn(x.lower()), fn(x.upper()))
+
+
+#: a ball with at least this many bits of relative accuracy is evaluated as it is
+_NARROW_BITS = 48
 
 
 def int_power(x, n: int):

@@ -114,6 +114,13 @@ class TradeOff(sp.Basic):
         with mpmath.workdps(dps):
             return +mpmath.mpf(value)
 
+    def evaluate_many(self, points, dps: int = 50) -> list:
+        """f at many points to ``dps`` correct digits, by ball arithmetic
+        (:func:`symdp.tradeoff.highprec.evaluate_many`)."""
+        from .highprec import evaluate_many
+
+        return evaluate_many(self, points, dps)
+
     def mp_function(self):
         """An mpmath function of alpha computing at the caller's precision."""
         return mp_callable((alpha,), self.expr(alpha))

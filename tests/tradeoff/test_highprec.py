@@ -1,0 +1,100 @@
+"""``evaluate_many``: 50-digit values by ball arithmetic, against independent references.
+
+References: G_mu(a) = Phi(Phi^{-1}(1 - a) - mu) written with mpmath's ``ncdf`` and
+``erfinv`` at 80 digits; C_p(f) from its definition route (the biconjugate, golden section on
+the conjugate) for one point and from the mpmath route of Eq. 14 at 80 digits for many;
+exact values where f is rational at rational points.
+"""
+
+import random
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+
+from symdp import EpsDelta, Gaussian, InvalidParameterError, Laplace
+from symdp.subsampling import subsample
+from symdp.tradeoff.highprec import evaluate_many
+
+R = sp.Rational
+pytest.importorskip("flint")
+
+
+def _gaussian_reference(mu, a):
+    with mpmath.workdps(80):
+        a = mpmath.mpf(a.p) / a.q
+        z = mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * a)   # Phi^{-1}(1 - a)
+        return mpmath.ncdf(z - mu)
+
+
+def _agree(value, ref, dps):
+    with mpmath.workdps(dps + 20):
+        return abs(value - ref) <= abs(ref) * mpmath.mpf(10) ** (1 - dps)
+
+
+def test_gaussian_at_50_digits_matches_an_independent_formula():
+    rng = random.Random(7)
+    points = [R(rng.randrange(1, 10 ** 6), 10 ** 6) for _ in range(40)] + [R(1, 10 ** 12), R(1, 2)]
+    stats = {}
+    values = evaluate_many(Gaussian(R(3, 2)), points, 50, stats=stats)
+    assert stats == {"arb": len(points), "mpmath": 0}
+    for a, v in zip(points, values):
+        assert _agree(v, _gaussian_reference(R(3, 2), a), 50), a
+
+
+def test_subsampled_gaussian_matches_the_mpmath_route_and_the_definition():
+    C = subsample(Gaussian(1), R(1, 5))
+    rng = random.Random(11)
+    points = [R(rng.randrange(1, 10 ** 4), 10 ** 4) for _ in range(25)]
+    values = evaluate_many(C, points, 50)
+    with mpmath.workdps(80):   # Eq. 14 through mpmath (InverseAt by mpmath root-finding)
+        fn = C.mp_function()
+        refs = [fn(mpmath.mpf(a.p) / a.q) for a in points]
+    for a, v, ref in zip(points, values, refs):
+        assert _agree(v, ref, 50), a
+    # one point against Def. 4.1 itself: min{f_p, f_p^{-1}}** by golden section (30 digits)
+    (v,) = evaluate_many(C, [R(1, 3)], 30)
+    assert _agree(v, C.definition().evaluate(R(1, 3), dps=30), 25)
+
+
+def test_exact_values_and_input_types():
+    f = EpsDelta(sp.log(2), R(1, 10))   # e^eps = 2: rational values at rational points
+    points = [0, Fraction(1, 10), "0.5", 0.25, mpmath.mpf("0.75"), R(9, 10), 1]
+    exact = [R(9, 10), R(7, 10), R(1, 5), R(2, 5), R(3, 40), 0, 0]
+    for v, e in zip(evaluate_many(f, points, 40), exact):
+        if e == 0:
+            assert v == 0
+        else:
+            with mpmath.workdps(60):
+                assert _agree(v, mpmath.mpf(e.p) / e.q, 40), (v, e)
+
+
+def test_laplace_agrees_with_its_closed_form_at_60_digits():
+    f = Laplace(2)
+    points = [R(1, 1000), R(1, 7), R(1, 2), R(5, 6)]
+    for a, v in zip(points, evaluate_many(f, points, 60)):
+        ref = sp.N(f.expr().subs(sp.Symbol("alpha", real=True), a), 80)
+        with mpmath.workdps(80):
+            assert _agree(v, mpmath.mpf(str(ref)), 60)
+
+
+@pytest.mark.parametrize("bad", [R(3, 2), -1, float("nan"), "x", None])
+def test_bad_points_raise_naming_alpha(bad):
+    with pytest.raises(InvalidParameterError, match="alpha"):
+        evaluate_many(Gaussian(1), [R(1, 2), bad])
+
+
+def test_symbolic_parameters_and_bad_dps_are_rejected():
+    with pytest.raises(InvalidParameterError, match="mu"):
+        evaluate_many(Gaussian(sp.Symbol("mu", positive=True)), [R(1, 2)])
+    with pytest.raises(InvalidParameterError, match="dps"):
+        evaluate_many(Gaussian(1), [R(1, 2)], dps=0)
+
+
+def test_docstring_example():
+    import doctest
+
+    import symdp.tradeoff.highprec as module
+
+    assert doctest.testmod(module).failed == 0
