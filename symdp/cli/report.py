@@ -1,11 +1,14 @@
-"""``symdp report [PATH...] --out DIR [--pdf] [--dps N] [--only ID] [--no-figures] [--no-check]``.
+"""``symdp report [PATH...] --out DIR [--pdf] [--dps N] [--only ID] [--no-figures] [--no-check]``
+and ``symdp report --from-json FILE --out DIR [--pdf] [--only ID] [--no-figures]``.
 
 Writes ``DIR/symdp-report.tex`` (amsmath) with every derivation of ``proofs/``, its
 verdicts, the findings and the figures (``DIR/figures/``); ``--pdf`` compiles it with
-pdflatex.  Exit codes: 0 written and every verdict matches its expectation; 1 some verdict
-does not (the document is still written and says so) or pdflatex failed (one line: the
-first LaTeX error and the log's path); 2 usage error, unwritable ``--out``, or ``--pdf``
-without pdflatex.
+pdflatex.  ``--from-json FILE`` typesets the verdicts of a ``symdp check --json FILE``
+run instead of checking again.  Exit codes: 0 written and every verdict matches its
+expectation; 1 some verdict does not (the document is still written and says so) or
+pdflatex failed (one line: the first LaTeX error and the log's path); 2 usage error,
+unwritable ``--out``, ``--pdf`` without pdflatex, or a ``--from-json`` file that is not
+a complete ``symdp-check/1`` report.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ def add_parser(subparsers):
                    help="proof files or directories (default: proofs/)")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (created)")
     p.add_argument("--pdf", action="store_true", help="compile with pdflatex (TeX Live)")
-    p.add_argument("--dps", type=int, default=60, metavar="N",
+    p.add_argument("--from-json", metavar="FILE",
+                   help="typeset the verdicts of this 'symdp check --json FILE' output "
+                   "instead of checking again")
+    p.add_argument("--dps", type=int, default=None, metavar="N",
                    help="higher working precision of the numeric stage (the lower is "
                    "max(15, N/2)); default 60")
     p.add_argument("--only", action="append", metavar="ID",
@@ -37,6 +43,10 @@ def add_parser(subparsers):
 def run(args) -> int:
     from ..report import LatexCompileError, write_report
 
+    if args.from_json is not None:
+        return _run_from_json(args)
+    if args.dps is None:
+        args.dps = 60
     if args.dps < 30:
         raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
@@ -57,12 +67,34 @@ def run(args) -> int:
     finally:
         if show_progress:
             sys.stderr.write("\r" + " " * 80 + "\r")
+    return _summarise(out, checked=not args.no_check)
+
+
+def _run_from_json(args) -> int:
+    from ..report import LatexCompileError, write_report_from_json
+
+    given = [flag for flag, on in (("PATH", bool(args.paths)), ("--dps", args.dps is not None),
+                                   ("--no-check", args.no_check)) if on]
+    if given:
+        raise ValueError(f"--from-json takes the verdicts from the file: {given[0]} does not "
+                         "apply (check again with symdp check --json)")
+    try:
+        out = write_report_from_json(args.out, args.from_json, only=args.only, pdf=args.pdf,
+                                     figures=not args.no_figures)
+    except LatexCompileError as exc:
+        sys.stderr.write(f"symdp: error: {exc}\n")
+        return 1
+    return _summarise(out, checked=True, source=args.from_json)
+
+
+def _summarise(out, *, checked: bool, source: str | None = None) -> int:
     steps = sum(len(r.steps) for r in out.reports)
-    if args.no_check:
+    if not checked:
         what = "layout only, not checked"
     else:
         mismatches = sum(1 for r in out.reports for s in r.steps if not s.matches_expectation)
-        what = f"{len(out.reports)} derivations, {steps} steps, " + (
+        what = f"{len(out.reports)} derivations, {steps} steps" + (
+            f" checked by {source}" if source else "") + ", " + (
             "every verdict matches its expectation" if mismatches == 0 else
             f"{mismatches} verdict(s) do NOT match their expectations")
         if out.errors:
@@ -73,4 +105,4 @@ def run(args) -> int:
     if out.pdf is not None:
         pages = f" ({out.pages} pages)" if out.pages else ""
         print(f"wrote {out.pdf}{pages}")
-    return 0 if out.ok or args.no_check and not out.errors else 1
+    return 0 if out.ok or not checked and not out.errors else 1

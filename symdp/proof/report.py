@@ -1,19 +1,24 @@
-"""Reports of checked derivations: a text table and a documented JSON schema.
+r"""Reports of checked derivations: a text table and a documented JSON schema.
 
 JSON schema (``symdp check --json FILE``), version 1::
 
     {
       "schema": "symdp-check/1",
+      "dps": [int, int] | null,        # the numeric stage's two precisions, when recorded
       "summary": {"derivations": int, "steps": int, "verdicts": {VERDICT: int},
                   "findings": int, "mismatches": int, "load_errors": int, "ok": bool},
       "derivations": [{
           "id": str, "source": str, "citation": str, "statement": str,
           "statement_latex": str, "hypotheses": {symbol: domain},
           "constraints": [str], "conclusion": {"relation": str|null, "verdict": VERDICT},
-          "ok": bool,
+          "ok": bool, "chained": bool, "notes": str,
+          "hypotheses_latex": [str],   # "symbol \in domain" per hypothesis, then constraints
           "steps": [{"index": int (1-based), "lhs": str, "relation": str, "rhs": str,
-                     "lhs_latex": str, "rhs_latex": str, "rule": str, "note": str,
-                     "side_conditions": [str], "verdict": VERDICT,
+                     "lhs_latex": str, "rhs_latex": str,
+                     "rhs_latex_terms": null | [[sign, latex]],  # top-level terms of a sum
+                     "rule": str, "note": str,
+                     "side_conditions": [str], "side_conditions_latex": [str],
+                     "verdict": VERDICT,
                      "expected": VERDICT|null, "matches_expectation": bool,
                      "finding": bool, "stage": str, "detail": str,
                      "points": int, "worst_margin": str|null,
@@ -25,6 +30,14 @@ JSON schema (``symdp check --json FILE``), version 1::
     }
 
 VERDICT is one of PROVED, CERTIFIED, ENUMERATED, NUMERIC, UNDECIDED, REFUTED.
+
+The LaTeX fields are what ``sympy.latex`` prints (``rhs_latex_terms``: the terms of a
+top-level sum in printed order, sign ``"+"`` or ``"-"``, so a reader can break a long
+display between whole terms); with them ``symdp report --from-json FILE`` typesets the
+same document as ``symdp report`` without checking again.  ``dps``, ``chained``,
+``notes``, ``hypotheses_latex``, ``rhs_latex_terms`` and ``side_conditions_latex`` were
+added to version 1 without changing any earlier field (readers of the first layout are
+unaffected; ``symdp report --from-json`` needs them and says so when they are missing).
 
 CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.certified`; null when
 the stage did not run)::
@@ -65,13 +78,15 @@ from .verdict import Verdict
 SCHEMA = "symdp-check/1"
 
 
-def _step_dict(i, step, result) -> dict:
+def _step_dict(i, step, result, view) -> dict:
     cx = result.counterexample.as_dict() if result.counterexample else None
     return {
         "index": i + 1, "lhs": sp.sstr(step.lhs), "relation": step.relation,
-        "rhs": sp.sstr(step.rhs), "lhs_latex": sp.latex(step.lhs), "rhs_latex": sp.latex(step.rhs),
+        "rhs": sp.sstr(step.rhs), "lhs_latex": view.lhs_latex, "rhs_latex": view.rhs_latex,
+        "rhs_latex_terms": None if view.rhs_terms is None else [list(t) for t in view.rhs_terms],
         "rule": step.rule, "note": step.note,
         "side_conditions": [sp.sstr(c) for c in step.side_conditions],
+        "side_conditions_latex": list(view.side_conditions_latex),
         "verdict": result.verdict.value,
         "expected": result.expected.value if result.expected else None,
         "matches_expectation": result.matches_expectation, "finding": result.is_finding,
@@ -82,15 +97,20 @@ def _step_dict(i, step, result) -> dict:
 
 
 def derivation_dict(report) -> dict:
+    from ..report.views import view_of_derivation  # the LaTeX exactly as the report prints it
+
     d = report.derivation
+    view = view_of_derivation(d)
     return {
         "id": d.id, "source": report.source, "citation": d.citation, "statement": d.statement,
         "statement_latex": d.statement_latex(),
         "hypotheses": {s.name: sp.sstr(dom) for s, dom in d.hypotheses.items()},
         "constraints": [sp.sstr(c) for c in d.constraints],
         "conclusion": {"relation": d.conclusion_relation, "verdict": report.conclusion_verdict.value},
-        "ok": report.ok,
-        "steps": [_step_dict(i, s, r) for i, (s, r) in enumerate(zip(d.steps, report.steps))],
+        "ok": report.ok, "chained": bool(d.chained), "notes": d.notes or "",
+        "hypotheses_latex": list(view.hypotheses_latex),
+        "steps": [_step_dict(i, s, r, v) for i, (s, r, v)
+                  in enumerate(zip(d.steps, report.steps, view.steps))],
     }
 
 
@@ -106,9 +126,12 @@ def summary(reports, errors) -> dict:
     }
 
 
-def json_report(reports, errors) -> str:
+def json_report(reports, errors, *, dps=None) -> str:
+    """The JSON document of the module docstring; ``dps`` (the numeric stage's two
+    precisions) is recorded when given."""
     return json.dumps({
-        "schema": SCHEMA, "summary": summary(reports, errors),
+        "schema": SCHEMA, "dps": sorted(int(x) for x in dps) if dps else None,
+        "summary": summary(reports, errors),
         "derivations": [derivation_dict(r) for r in reports],
         "load_errors": [{"path": e.path, "error": e.error} for e in errors],
     }, indent=2, sort_keys=False)

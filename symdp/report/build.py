@@ -1,5 +1,8 @@
 """``write_report``: check the derivations, draw the figures, write (and compile) the document.
 
+:func:`write_report_from_json` does the same from a ``symdp check --json`` file, without
+checking again.
+
 Everything is built in a temporary directory inside the output directory and moved into
 place only when complete, so an interrupted or failed run never leaves a file that looks
 finished.  When ``pdflatex`` fails, the build is kept as ``<name>-failed/`` (the ``.tex``
@@ -20,9 +23,10 @@ from ..errors import SymdpError
 from ..proof.check import DEFAULT_DPS, DerivationReport, check_derivation
 from ..proof.loader import load_derivations
 from .document import Figure, document_latex
+from .views import ReportView
 from .pdf import LatexCompileError, compile_pdf, require_pdflatex
 
-__all__ = ["ReportOutput", "ReportOutputError", "write_report"]
+__all__ = ["ReportOutput", "ReportOutputError", "write_report", "write_report_from_json"]
 
 DEFAULT_NAME = "symdp-report"
 
@@ -101,48 +105,98 @@ def write_report(out_dir, *, paths=None, only=None, dps=DEFAULT_DPS, pdf: bool =
                                                 _display_path(source)))
         else:
             loaded = [(_display_path(src), d) for src, d in loaded]
-        figure_records, notes = [], []
-        if figures:
-            figure_records, notes = _figures(tmp / "figures")
-        source = document_latex(reports if check else loaded, errors, figures=figure_records,
-                                title=title, dps=tuple(sorted(dps)) if check else None,
-                                checked=check, notes=notes)
-        tex = tmp / f"{name}.tex"
-        tex.write_text(source, encoding="utf-8")
-        pages = None
-        if pdf:
-            try:
-                compile_pdf(tex)
-            except LatexCompileError as exc:
-                failed = out / f"{name}-failed"
-                shutil.rmtree(failed, ignore_errors=True)
-                os.replace(tmp, failed)
-                log = failed / f"{name}.log"
-                raise LatexCompileError(exc.first_error, log if log.exists() else None) from None
-            pages = _pages(tmp / f"{name}.log")
-        # complete: move into place (figures first, the document last)
-        moved_figures = []
+        return _finish(out, tmp, reports if check else loaded, errors, pdf=pdf,
+                       figures=figures, name=name, title=title,
+                       dps=tuple(sorted(dps)) if check else None, checked=check)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_report_from_json(out_dir, json_path, *, only=None, pdf: bool = False,
+                           figures: bool = True, name: str = DEFAULT_NAME,
+                           title: str = "symdp: checked derivations") -> ReportOutput:
+    """:func:`write_report` from a ``symdp check --json`` file instead of checking again.
+
+    The file is read and validated first (:class:`~symdp.report.from_json.ReportInputError`
+    names the file and the first problem: not JSON, another schema, a missing field);
+    ``only`` restricts to derivation ids.  ``ReportOutput.reports`` are then
+    :class:`~symdp.report.views.ReportView` records.  Same errors and guarantees otherwise.
+    """
+    from .from_json import load_check_json
+
+    if pdf:
+        require_pdflatex()  # before any work
+    data = load_check_json(json_path)  # before touching the output directory
+    reports = [ReportView(r.derivation, r.steps, _display_path(r.source) if r.source else "",
+                          r.conclusion_verdict) for r in data.reports]
+    if only:
+        known = {r.derivation.id for r in reports}
+        unknown = [i for i in only if i not in known]
+        if unknown:
+            raise ValueError(f"unknown derivation id {unknown[0]!r} in {str(json_path)!r}")
+        reports = [r for r in reports if r.derivation.id in only]
+    out, tmp = _prepare(out_dir)
+    try:
+        return _finish(out, tmp, reports, data.errors, pdf=pdf, figures=figures, name=name,
+                       title=title, dps=data.dps, checked=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _finish(out: Path, tmp: Path, reports, errors, *, pdf, figures, name, title, dps,
+            checked) -> ReportOutput:
+    """Figures, the document, the PDF: all in ``tmp``, moved into ``out`` when complete."""
+    figure_records, notes = [], []
+    if figures:
+        figure_records, notes = _figures(tmp / "figures")
+    source = document_latex(reports, errors, figures=figure_records, title=title, dps=dps,
+                            checked=checked, notes=notes)
+    tex = tmp / f"{name}.tex"
+    _write(tex, source, out)
+    pages = None
+    if pdf:
+        try:
+            compile_pdf(tex)
+        except LatexCompileError as exc:
+            failed = out / f"{name}-failed"
+            shutil.rmtree(failed, ignore_errors=True)
+            os.replace(tmp, failed)
+            log = failed / f"{name}.log"
+            raise LatexCompileError(exc.first_error, log if log.exists() else None) from None
+        pages = _pages(tmp / f"{name}.log")
+    # complete: move into place (figures first, the document last)
+    moved_figures = []
+    try:
         if figure_records:
             (out / "figures").mkdir(exist_ok=True)
             for f in sorted((tmp / "figures").iterdir()):
                 target = out / "figures" / f.name
                 os.replace(f, target)
                 moved_figures.append(target)
-        os.replace(tex, out / tex.name)
         final_pdf = None
+        stale = out / f"{name}.pdf"
+        if not pdf and stale.exists():  # a PDF of an earlier document would not match the .tex
+            stale.unlink()
+        os.replace(tex, out / tex.name)
         if pdf:
             final_pdf = out / f"{name}.pdf"
             os.replace(tmp / f"{name}.pdf", final_pdf)
-        else:
-            stale = out / f"{name}.pdf"
-            if stale.exists():  # a PDF of an earlier document would no longer match the .tex
-                stale.unlink()
-        shutil.rmtree(out / f"{name}-failed", ignore_errors=True)
-        return ReportOutput(out / tex.name, final_pdf, tuple(moved_figures), tuple(reports),
-                            tuple(errors), pages)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as exc:
+        raise ReportOutputError(f"cannot write to output directory {str(out)!r}: "
+                                f"{exc.strerror or type(exc).__name__}") from None
+    shutil.rmtree(out / f"{name}-failed", ignore_errors=True)
+    return ReportOutput(out / tex.name, final_pdf, tuple(moved_figures),
+                        tuple(reports) if checked else (), tuple(errors), pages)
+
+
+def _write(path: Path, text: str, out: Path) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ReportOutputError(f"cannot write to output directory {str(out)!r}: "
+                                f"{exc.strerror or type(exc).__name__}") from None
 
 
 def _display_path(path: str) -> str:

@@ -19,12 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import sympy as sp
-
 from ..errors import DerivationError
-from ..proof.latex import domain_latex
 from ..proof.verdict import Verdict
-from .latex import PREAMBLE_MACROS, identifier, step_display, text
+from .latex import PREAMBLE_MACROS, identifier, step_display_latex, text
+from .views import DerivationView, ReportView, view_of_derivation, view_of_report
 
 __all__ = ["Figure", "document_latex", "derivation_section", "findings_section",
            "summary_section", "PREAMBLE"]
@@ -73,31 +71,57 @@ def _verdict(result) -> str:
     return word
 
 
-def _hypotheses(d) -> str:
-    parts = [domain_latex(s, dom) for s, dom in d.hypotheses.items()]
-    parts += [sp.latex(c) for c in d.constraints]
-    if not parts:
+def _hypotheses(d: DerivationView) -> str:
+    if not d.hypotheses_latex:
         return "none"
-    return ", ".join(f"${p}$" for p in parts)
+    return ", ".join(f"${p}$" for p in d.hypotheses_latex)
+
+
+def _typeset(obj, build):
+    """``build()``, a formula that SymPy cannot print raising :class:`DerivationError`
+    naming the derivation ``obj`` (never a half-written section)."""
+    try:
+        return build()
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - re-raised with the derivation's name
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        ident = getattr(obj, "id", None) or getattr(getattr(obj, "derivation", None), "id", "?")
+        raise DerivationError(f"cannot typeset derivation {ident}: "
+                              f"{type(exc).__name__}: {message}") from exc
+
+
+def _step_rows(step, show_lhs: bool = True, side: bool = True) -> str:
+    return step_display_latex(step.lhs_latex if show_lhs else "", step.relation,
+                              step.rhs_latex, step.rhs_terms,
+                              step.side_conditions_latex if side else ())
 
 
 def derivation_section(derivation, results=None, source: str = "") -> str:
     """One derivation as a ``\\subsection``; ``results`` (one StepResult per step) adds verdicts.
 
-    A formula that SymPy cannot print raises :class:`~symdp.errors.DerivationError` naming
+    ``derivation`` is a :class:`~symdp.proof.derivation.Derivation`, a
+    :class:`~symdp.report.views.DerivationView` or a
+    :class:`~symdp.report.views.ReportView` (which carries its results and source).  A
+    formula that SymPy cannot print raises :class:`~symdp.errors.DerivationError` naming
     the derivation (never a half-written section)."""
-    try:
-        return _derivation_section(derivation, results, source)
-    except DerivationError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - re-raised with the derivation's name
-        message = str(exc).splitlines()[0] if str(exc) else ""
-        raise DerivationError(f"cannot typeset derivation {derivation.id}: "
-                              f"{type(exc).__name__}: {message}") from exc
+    if isinstance(derivation, ReportView):
+        return _derivation_section(derivation)
+    view = derivation if isinstance(derivation, DerivationView) else \
+        _typeset(derivation, lambda: view_of_derivation(derivation))
+    verdict = None
+    if results is not None:
+        if isinstance(derivation, DerivationView):
+            raise TypeError("give a ReportView (with its conclusion verdict) to show results")
+        from ..proof.check import DerivationReport  # the chain's verdict, as symdp check computes it
+
+        verdict = DerivationReport(derivation, tuple(results)).conclusion_verdict
+    return _derivation_section(ReportView(view, None if results is None else tuple(results),
+                                          source, verdict))
 
 
-def _derivation_section(derivation, results, source) -> str:
-    d = derivation
+def _derivation_section(rep: ReportView) -> str:
+    d, results, source = rep.derivation, rep.steps, rep.source
     lines = [r"\subsection{%s}" % identifier(d.id)]
     lines.append(text(d.statement))
     lines.append("")
@@ -106,19 +130,17 @@ def _derivation_section(derivation, results, source) -> str:
         lines.append(r"\textit{File:} \texttt{%s}\\" % identifier(source))
     lines.append(r"\textit{Hypotheses:} %s\\" % _hypotheses(d))
     if d.chained:
-        concl = d.conclusion
+        first, last = d.steps[0], d.steps[-1]
         lines.append(r"\textit{Concludes:}")
         lines.append(r"\begin{align*}")
-        lines.append(step_display(concl.lhs, concl.relation, concl.rhs))
+        lines.append(step_display_latex(first.lhs_latex, d.conclusion_relation, last.rhs_latex,
+                                        last.rhs_terms))
         lines.append(r"\end{align*}")
     else:
         lines.append(r"\textit{Independent claims} (the steps do not chain).\\")
     if results is not None:
-        from ..proof.check import DerivationReport  # the chain's verdict, as symdp check computes it
-
-        verdict = DerivationReport(d, tuple(results)).conclusion_verdict
         lines.append(r"\textit{Verdict of the %s:} \textbf{%s}" % (
-            "chain" if d.chained else "claims", verdict.value))
+            "chain" if d.chained else "claims", rep.conclusion_verdict.value))
     else:
         lines.append(r"\textit{Not checked} (layout only).")
     if d.notes:
@@ -129,8 +151,7 @@ def _derivation_section(derivation, results, source) -> str:
         lines.append(r"\paragraph{Step %d.} %s" % (i + 1, text(step.rule) if step.rule else ""))
         show_lhs = i == 0 or not d.chained
         lines.append(r"\begin{align*}")
-        lines.append(step_display(step.lhs, step.relation, step.rhs, show_lhs=show_lhs,
-                                  side_conditions=step.side_conditions))
+        lines.append(_step_rows(step, show_lhs=show_lhs))
         lines.append(r"\end{align*}")
         if step.note:
             lines.append(r"\textit{Note:} %s\\" % text(step.note))
@@ -199,6 +220,7 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
 
 
 def findings_section(reports) -> str:
+    reports = [view_of_report(r) for r in reports]
     findings = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps) if r.is_finding]
     lines = [r"\section{Findings}",
              "Claims as printed in the sources that the checks do not confirm; each is recorded "
@@ -215,8 +237,7 @@ def findings_section(reports) -> str:
             identifier(rep.derivation.id), i + 1, status, r.verdict.value,
             text(step.note or step.rule)))
         lines.append(r"\begin{align*}")
-        lines.append(step_display(step.lhs, step.relation, step.rhs,
-                                  side_conditions=step.side_conditions))
+        lines.append(_step_rows(step))
         lines.append(r"\end{align*}")
         if r.counterexample is not None:
             lines.append(_counterexample(r.counterexample))
@@ -242,12 +263,23 @@ def document_latex(reports, errors=(), *, figures=(), title="symdp: checked deri
     """The whole document.
 
     ``reports`` are :class:`~symdp.proof.check.DerivationReport` objects (from
-    ``check_derivation``) or, with ``checked=False``, derivations or ``(source, derivation)``
+    ``check_derivation``) or :class:`~symdp.report.views.ReportView` records (e.g. read
+    from a ``symdp check --json`` file by :mod:`symdp.report.from_json`) or, with ``checked=False``, derivations or ``(source, derivation)``
     pairs as :func:`~symdp.proof.loader.load_derivations` returns them (a layout-only
     document without verdicts).  ``errors`` are the loader's ``LoadError`` records;
     ``figures`` are :class:`Figure` records; ``notes`` are extra lines of text for the
     summary (e.g. why figures are missing).
     """
+    if checked:
+        reports = [_typeset(r, lambda r=r: view_of_report(r)) for r in reports]
+    else:
+        views = []
+        for rep in reports:
+            source, derivation = rep if isinstance(rep, tuple) else ("", rep)
+            if not isinstance(derivation, DerivationView):
+                derivation = _typeset(derivation, lambda d=derivation: view_of_derivation(d))
+            views.append(ReportView(derivation, None, source))
+        reports = views
     parts = [PREAMBLE, r"\title{%s}" % text(title), r"\date{}", r"\begin{document}",
              r"\maketitle"]
     if checked:
@@ -264,11 +296,7 @@ def document_latex(reports, errors=(), *, figures=(), title="symdp: checked deri
         parts.append(findings_section(reports))
     parts.append(r"\section{Derivations}")
     for rep in reports:
-        if checked:
-            parts.append(derivation_section(rep.derivation, rep.steps, rep.source))
-        else:
-            source, derivation = rep if isinstance(rep, tuple) else ("", rep)
-            parts.append(derivation_section(derivation, None, source))
+        parts.append(_derivation_section(rep))
     if figures:
         parts.append(figures_section(figures))
     parts.append(r"\end{document}")

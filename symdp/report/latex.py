@@ -23,8 +23,8 @@ from sympy.printing.precedence import PRECEDENCE, precedence
 from ..proof.derivation import LATEX_RELATION
 from ..proof.latex import escape_text
 
-__all__ = ["text", "identifier", "math", "step_display", "visible_width", "split_sum",
-           "PREAMBLE_MACROS"]
+__all__ = ["text", "identifier", "math", "step_display", "step_display_latex", "visible_width",
+           "split_sum", "split_latex", "sum_terms", "PREAMBLE_MACROS"]
 
 #: Macros the report's preamble defines.  ``\symdpfit{...}`` sets its argument in display
 #: style and scales it down to the line width only when it is wider.
@@ -114,17 +114,16 @@ def visible_width(latex: str) -> float:
     return len(s) - 0.4 * small
 
 
-def split_sum(expr, width: float = 70.0) -> list[str]:
-    """The LaTeX of ``expr`` as lines no wider than ``width`` (roughly), broken only between
-    the terms of a top-level sum, in the order SymPy prints them.  Every line but the first
-    starts with its sign (``+`` or ``-``)."""
-    whole = sp.latex(expr)
-    if not isinstance(expr, sp.Add) or visible_width(whole) <= width:
-        return [whole]
+def sum_terms(expr) -> list[tuple[str, str]] | None:
+    """The top-level terms of a sum as ``(sign, latex)`` pairs in the order SymPy prints
+    them (a term of lower precedence than ``+`` is parenthesised); None when ``expr`` is not
+    a sum.  ``symdp check --json`` stores them (``rhs_latex_terms``) so that a document built
+    from the JSON breaks long displays exactly where one built from the objects does."""
+    if not isinstance(expr, sp.Add):
+        return None
     printer = LatexPrinter()
-    terms = printer._as_ordered_terms(expr, order=None)
     pieces = []
-    for i, term in enumerate(terms):
+    for term in printer._as_ordered_terms(expr, order=None):
         t = printer._print(term)
         if t.startswith("-"):
             sign, t = "-", t[1:].lstrip()
@@ -133,8 +132,17 @@ def split_sum(expr, width: float = 70.0) -> list[str]:
         if precedence(term) < PRECEDENCE["Add"]:
             t = r"\left(%s\right)" % t
         pieces.append((sign, t))
+    return pieces
+
+
+def split_latex(whole: str, terms=None, width: float = 70.0) -> list[str]:
+    """``whole`` (the LaTeX of an expression) as lines no wider than ``width`` (roughly),
+    broken only between the ``terms`` of a top-level sum (:func:`sum_terms`; None: no
+    break).  Every line but the first starts with its sign (``+`` or ``-``)."""
+    if not terms or visible_width(whole) <= width:
+        return [whole]
     lines, current = [], ""
-    for i, (sign, t) in enumerate(pieces):
+    for i, (sign, t) in enumerate(terms):
         chunk = (("-" if sign == "-" else "") + t) if i == 0 else f" {sign} {t}"
         if current and visible_width(current + chunk) > width:
             lines.append(current)
@@ -145,6 +153,16 @@ def split_sum(expr, width: float = 70.0) -> list[str]:
     return lines
 
 
+def split_sum(expr, width: float = 70.0) -> list[str]:
+    """The LaTeX of ``expr`` as lines no wider than ``width`` (roughly), broken only between
+    the terms of a top-level sum, in the order SymPy prints them.  Every line but the first
+    starts with its sign (``+`` or ``-``)."""
+    whole = sp.latex(expr)
+    if not isinstance(expr, sp.Add) or visible_width(whole) <= width:
+        return [whole]
+    return split_latex(whole, sum_terms(expr), width)
+
+
 def step_display(lhs, relation: str, rhs, *, show_lhs: bool = True, side_conditions=(),
                  width: float = 70.0) -> str:
     r"""One step as the rows of an ``align*`` environment (without the environment).
@@ -153,12 +171,22 @@ def step_display(lhs, relation: str, rhs, *, show_lhs: bool = True, side_conditi
     ``&rel rhs`` on the next, the rhs broken after whole terms of a sum when still too
     long; each row is fitted to the line width (``\symdpfit``).
     """
+    right = sp.latex(rhs)
+    terms = sum_terms(rhs) if visible_width(right) > width else None
+    return step_display_latex(sp.latex(lhs) if show_lhs else "", relation, right, terms,
+                              [sp.latex(c) for c in side_conditions], width=width)
+
+
+def step_display_latex(left: str, relation: str, right: str, right_terms=None,
+                       side_conditions=(), *, width: float = 70.0) -> str:
+    r""":func:`step_display` from LaTeX strings (as ``symdp check --json`` stores them):
+    ``left`` (empty: not shown), the relation, ``right`` and its sum terms
+    (:func:`sum_terms`, or None), the side conditions' LaTeX."""
     rel = LATEX_RELATION[relation]
-    left = sp.latex(lhs) if show_lhs else ""
-    right_lines = split_sum(rhs, width)
+    right_lines = split_latex(right, right_terms, width)
     side = ""
     if side_conditions:
-        side = r"\quad\text{for } " + r",\ ".join(sp.latex(c) for c in side_conditions)
+        side = r"\quad\text{for } " + r",\ ".join(side_conditions)
     one_row = visible_width(left) + visible_width(right_lines[0]) + visible_width(side) + 3
     if len(right_lines) == 1 and one_row <= width:
         return r"\symdpfit{%s} &\symdpfit{{}%s %s%s}" % (left, rel, right_lines[0], side)

@@ -1,0 +1,209 @@
+"""Read a ``symdp check --json`` file back as report views (``symdp report --from-json``).
+
+The file is validated field by field before anything is typeset: a file that is not JSON,
+has another schema, or lacks a field the document needs raises :class:`ReportInputError`
+with one line naming the file and the first problem (exit 2 on the command line).  Text
+fields stay plain strings here; the document escapes them when it typesets them.  LaTeX
+fields are taken as SymPy printed them (the file is trusted to come from ``symdp check``;
+a hand-edited formula that does not compile fails in ``pdflatex``, named by its first
+error).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SymdpError
+from ..proof.derivation import LATEX_RELATION
+from ..proof.report import SCHEMA
+from ..proof.verdict import Counterexample, StepResult, Verdict
+from .views import DerivationView, ReportView, StepView
+
+__all__ = ["ReportInputError", "CheckJson", "load_check_json", "parse_check_json"]
+
+
+class ReportInputError(SymdpError, ValueError):
+    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/1`` report."""
+
+
+@dataclass(frozen=True)
+class _LoadError:
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class CheckJson:
+    """What a ``symdp check --json`` file holds, ready for :func:`document_latex`."""
+
+    reports: tuple  # ReportView
+    errors: tuple  # records with .path and .error
+    dps: tuple | None
+    summary: dict
+
+    @property
+    def ok(self) -> bool:
+        """Every verdict matches its expectation and every proof file loaded."""
+        return all(r.ok for r in self.reports) and not self.errors
+
+
+class _Fields:
+    """Typed access to one JSON object, naming the path of a missing or wrong field."""
+
+    def __init__(self, data, where: str):
+        if not isinstance(data, dict):
+            raise _Bad(f"{where or 'the file'} is not an object")
+        self.data, self.where = data, where
+
+    def _path(self, key):
+        return f"{self.where}.{key}" if self.where else key
+
+    def get(self, key, kind, *, optional=False, default=None):
+        if key not in self.data:
+            if optional:
+                return default
+            raise _Bad(f"{self._path(key)} is missing")
+        value = self.data[key]
+        if value is None and optional:
+            return default
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise _Bad(f"{self._path(key)} is {type(value).__name__}, not {names}")
+        return value
+
+    def strings(self, key, *, optional=False):
+        value = self.get(key, list, optional=optional, default=[])
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                raise _Bad(f"{self._path(key)}[{i}] is {type(item).__name__}, not str")
+        return tuple(value)
+
+    def sub(self, key, *, optional=False):
+        value = self.get(key, dict, optional=optional)
+        return None if value is None else _Fields(value, self._path(key))
+
+
+class _Bad(Exception):
+    pass
+
+
+def _verdict(value, where) -> Verdict:
+    try:
+        return Verdict(value)
+    except ValueError:
+        raise _Bad(f"{where} is {value!r}, not a verdict "
+                   f"({', '.join(v.value for v in Verdict)})") from None
+
+
+def _relation(value, where) -> str:
+    if value not in LATEX_RELATION:
+        raise _Bad(f"{where} is {value!r}, not a relation ({', '.join(LATEX_RELATION)})")
+    return value
+
+
+def _terms(f: _Fields):
+    value = f.get("rhs_latex_terms", list, optional=True)
+    if value is None:
+        if "rhs_latex_terms" not in f.data:
+            raise _Bad(f"{f._path('rhs_latex_terms')} is missing")
+        return None
+    out = []
+    for i, t in enumerate(value):
+        if not (isinstance(t, list) and len(t) == 2 and t[0] in ("+", "-")
+                and isinstance(t[1], str)):
+            raise _Bad(f"{f._path('rhs_latex_terms')}[{i}] is not a [sign, latex] pair")
+        out.append((t[0], t[1]))
+    return tuple(out)
+
+
+def _counterexample(f: _Fields | None):
+    if f is None:
+        return None
+    point = f.get("point", dict)
+    return Counterexample({str(k): str(v) for k, v in point.items()}, str(f.get("lhs", str)),
+                          str(f.get("rhs", str)), str(f.get("difference", str)),
+                          bool(f.get("exact", bool, optional=True, default=False)))
+
+
+def _step(f: _Fields):
+    view = StepView(_relation(f.get("relation", str), f._path("relation")),
+                    f.get("lhs_latex", str), f.get("rhs_latex", str), _terms(f),
+                    f.strings("side_conditions_latex"), f.get("rule", str),
+                    f.get("note", str))
+    expected = f.get("expected", str, optional=True)
+    result = StepResult(
+        verdict=_verdict(f.get("verdict", str), f._path("verdict")),
+        detail=f.get("detail", str), stage=f.get("stage", str),
+        counterexample=_counterexample(f.sub("counterexample", optional=True)),
+        expected=None if expected is None else _verdict(expected, f._path("expected")),
+        worst_margin=f.get("worst_margin", str, optional=True),
+        points=f.get("points", int, optional=True, default=0))
+    return view, result
+
+
+def _derivation(f: _Fields) -> ReportView:
+    steps_data = f.get("steps", list)
+    if not steps_data:
+        raise _Bad(f"{f._path('steps')} is empty")
+    pairs = [_step(_Fields(s, f"{f._path('steps')}[{i}]")) for i, s in enumerate(steps_data)]
+    chained = f.get("chained", bool)
+    conclusion = f.sub("conclusion")
+    relation = conclusion.get("relation", str, optional=True)
+    if chained and relation is None:
+        raise _Bad(f"{conclusion._path('relation')} is null for a chained derivation")
+    if relation is not None:
+        _relation(relation, conclusion._path("relation"))
+    view = DerivationView(f.get("id", str), f.get("statement", str), f.get("citation", str),
+                          f.strings("hypotheses_latex"), chained, relation,
+                          f.get("notes", str), tuple(v for v, _ in pairs))
+    return ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
+                      _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+
+
+def parse_check_json(data, name: str = "the JSON") -> CheckJson:
+    """:class:`CheckJson` from the parsed JSON ``data``; ``name`` names it in errors."""
+    schema = data.get("schema") if isinstance(data, dict) else None
+    if schema != SCHEMA:
+        found = "no schema" if schema is None else f"schema {schema!r}"
+        raise ReportInputError(
+            f"{name} has {found}; symdp report --from-json reads {SCHEMA!r} "
+            f"(written by symdp check --json)")
+    try:
+        top = _Fields(data, "")
+        reports = tuple(_derivation(_Fields(d, f"derivations[{i}]"))
+                        for i, d in enumerate(top.get("derivations", list)))
+        errors = []
+        for i, e in enumerate(top.get("load_errors", list)):
+            e = _Fields(e, f"load_errors[{i}]")
+            errors.append(_LoadError(e.get("path", str), e.get("error", str)))
+        dps = top.get("dps", list, optional=True)
+        if dps is not None and not (len(dps) == 2 and all(isinstance(x, int) and
+                                                          not isinstance(x, bool) for x in dps)):
+            raise _Bad("dps is not a pair of integers")
+        summary = top.get("summary", dict)
+    except _Bad as exc:
+        raise ReportInputError(
+            f"{name} is not a complete {SCHEMA} report for symdp report: {exc} "
+            f"(re-run symdp check --json with this version of symdp)") from None
+    return CheckJson(reports, tuple(errors), tuple(sorted(dps)) if dps else None, summary)
+
+
+def load_check_json(path) -> CheckJson:
+    """Read and validate a ``symdp check --json`` file (see :func:`parse_check_json`)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ReportInputError(f"cannot read {str(path)!r}: "
+                               f"{exc.strerror or type(exc).__name__}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ReportInputError(f"{str(path)!r} is not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise ReportInputError(f"{str(path)!r} is not valid JSON: {exc.msg} at line "
+                               f"{exc.lineno}, column {exc.colno}") from None
+    return parse_check_json(data, repr(str(path)))
