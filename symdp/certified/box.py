@@ -379,7 +379,7 @@ def _short(v) -> str:
     v = sp.nsimplify(v) if not v.is_Rational else v
     if v.is_Rational and v.q <= 10 ** 6:
         return str(v)
-    return sp.Float(v, 12).__str__()
+    return str(sp.N(v, 12))
 
 
 def _split(coords, box, derivs=None):
@@ -437,7 +437,7 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
                                       domains, max_boxes, bits, start)
         if split is not None:
             return split
-    if margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and not _has_implicit(margin):
+    if margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
         split = _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains,
                            max_boxes, bits, start)
         if split is not None:
