@@ -5,17 +5,23 @@ step`` examples that refute exit 1 by design and are not in the README); each ``
 block runs as a script.  Commands run in a scratch directory that links ``proofs/``, with
 ``symdp`` from this checkout.
 
-Two kinds of lines are not run here, each for a stated reason:
+The ``pip install ...`` lines are not run here: CI runs them itself (the second runs this
+test suite, and with it the first line's ``symdp check``, whose exit code the README's
+``symdp check --json report.json`` line checks here).
 
-* ``pip install ...`` -- the install commands, which CI itself runs (the second runs this
-  test suite);
-* commands that check *every* derivation in ``proofs/`` -- they take minutes; they run
-  with ``SYMDP_SLOW=1`` (``SYMDP_SLOW=1 python -m pytest tests/test_readme_examples.py``).
+Every derivation in ``proofs/`` is checked exactly once: by the README's
+``symdp check --json FILE`` line.  A line that reads that file
+(``symdp report --from-json FILE ...``) runs in the same directory after it -- the check
+is run first when the reader is selected alone -- and its PDF is verified against the
+JSON: one section per derivation, one verdict per step with the JSON's counts, in the
+``.tex`` and (with ``pdftotext``) in the PDF's text.
 """
 
+import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
-#: commands that check all of proofs/ (minutes): run only with SYMDP_SLOW=1
-SLOW = {"symdp check", "symdp check --json report.json", "symdp report --out out --pdf"}
+VERDICTS = ("PROVED", "CERTIFIED", "ENUMERATED", "NUMERIC", "UNDECIDED", "REFUTED")
 
 
 def _blocks(language):
@@ -50,10 +55,45 @@ def _env():
     return env
 
 
+def _link_proofs(directory: Path) -> Path:
+    (directory / "proofs").symlink_to(ROOT / "proofs", target_is_directory=True)
+    return directory
+
+
 @pytest.fixture
 def scratch(tmp_path):
-    (tmp_path / "proofs").symlink_to(ROOT / "proofs", target_is_directory=True)
-    return tmp_path
+    return _link_proofs(tmp_path)
+
+
+def _option(argv, name):
+    return argv[argv.index(name) + 1] if name in argv[:-1] else None
+
+
+def _writer_of(path: str) -> str:
+    """The README command that writes ``path`` with ``--json``."""
+    for command in _commands():
+        if _option(shlex.split(command), "--json") == path:
+            return command
+    raise AssertionError(f"no README command writes {path} (symdp check --json {path})")
+
+
+@pytest.fixture(scope="module")
+def sequence(tmp_path_factory):
+    """One directory for the commands that write or read a check's JSON, and each such
+    command's result, so that the full check runs once however the tests are selected."""
+    return {"dir": _link_proofs(tmp_path_factory.mktemp("readme-sequence")), "runs": {}}
+
+
+def _run(argv, cwd):
+    return subprocess.run([sys.executable, "-m", "symdp.cli.main", *argv[1:]], cwd=cwd,
+                          env=_env(), capture_output=True, text=True, timeout=900)
+
+
+def _run_once(command, sequence):
+    runs = sequence["runs"]
+    if command not in runs:
+        runs[command] = _run(shlex.split(command), sequence["dir"])
+    return runs[command]
 
 
 def test_readme_has_the_main_sections():
@@ -63,24 +103,68 @@ def test_readme_has_the_main_sections():
 
 
 @pytest.mark.parametrize("command", _commands())
-def test_readme_command_runs(command, scratch):
+def test_readme_command_runs(command, scratch, sequence):
     if command.startswith("pip install"):
         pytest.skip("install command: CI runs it (and the second one runs this test suite)")
-    if command in SLOW and os.environ.get("SYMDP_SLOW") != "1":
-        pytest.skip("checks every derivation in proofs/ (minutes): set SYMDP_SLOW=1 to run it")
     argv = shlex.split(command)
     assert argv[0] == "symdp", f"a README command that is not symdp: {command}"
     if command.startswith("symdp report") and "--pdf" in argv:
-        import shutil
-
         if shutil.which("pdflatex") is None:
             pytest.skip("pdflatex is not on PATH (install TeX Live)")
-    r = subprocess.run([sys.executable, "-m", "symdp.cli.main", *argv[1:]], cwd=scratch,
-                       env=_env(), capture_output=True, text=True, timeout=900)
+    reads = _option(argv, "--from-json")
+    if reads is not None or _option(argv, "--json") not in (None, "-"):
+        if reads is not None:  # the check that writes the file first (once)
+            writer = _run_once(_writer_of(reads), sequence)
+            assert writer.returncode == 0, f"{_writer_of(reads)}\n{writer.stderr[-2000:]}"
+        r, cwd = _run_once(command, sequence), sequence["dir"]
+    else:
+        r, cwd = _run(argv, scratch), scratch
     assert r.returncode == 0, f"{command}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
     for word in argv:  # every file the command says it writes exists
         if word.endswith((".png", ".pdf", ".json")):
-            assert (scratch / word).exists(), word
+            assert (cwd / word).exists(), word
+    if _option(argv, "--json") not in (None, "-"):
+        data = json.loads((cwd / _option(argv, "--json")).read_text(encoding="utf-8"))
+        assert data["schema"] == "symdp-check/1" and data["summary"]["ok"] is True
+        assert "all verdicts match their expectations" in r.stdout  # the table is printed too
+    if reads is not None:
+        _verify_document(cwd / reads, cwd / _option(argv, "--out"), "--pdf" in argv, r.stdout)
+
+
+def _verify_document(json_path: Path, out: Path, pdf: bool, stdout: str):
+    """The document typeset from a check's JSON shows every derivation with its verdicts:
+    counted in the .tex and in the PDF's text, against the JSON's own records."""
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    ids = [d["id"] for d in data["derivations"]]
+    steps = [s for d in data["derivations"] for s in d["steps"]]
+    assert len(ids) >= 10 and len(steps) == data["summary"]["steps"]
+    expected = {v: sum(1 for s in steps if s["verdict"] == v) for v in VERDICTS}
+    tex = (out / "symdp-report.tex").read_text(encoding="utf-8")
+    headings = re.findall(r"\\subsection\{(.*?)\}\n", tex)
+    assert [h.replace(r"\_\allowbreak{}", "_") for h in headings] == ids
+    found = {v: len(re.findall(r"^Verdict: \\textbf\{%s\}" % v, tex, re.M)) for v in VERDICTS}
+    assert found == expected
+    assert tex.count("(recorded finding") == sum(1 for s in steps if s["finding"])
+    if not pdf:
+        return
+    document = out / "symdp-report.pdf"
+    assert document.read_bytes().startswith(b"%PDF")
+    assert not list(out.glob(".symdp-report-*")), "a temporary build directory was left"
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(document)], capture_output=True, text=True)
+        pages = int(re.search(r"^Pages:\s+(\d+)", info.stdout, re.M).group(1))
+    else:  # pdflatex's own count, as symdp report relays it
+        pages = int(re.search(r"symdp-report\.pdf \((\d+) pages\)", stdout).group(1))
+    assert pages >= len(ids) // 2, f"{pages} pages for {len(ids)} derivations"
+    if shutil.which("pdftotext") is None:
+        return
+    text = subprocess.run(["pdftotext", str(document), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    shown = {v: len(re.findall(r"Verdict:\s+%s\b" % v, text)) for v in VERDICTS}
+    assert shown == expected, "verdicts in the PDF's text differ from the JSON"
+    words = " ".join(text.replace("_", " ").split())
+    missing = [i for i in ids if " ".join(i.split("_")) not in words]
+    assert not missing, f"derivations not in the PDF's text: {missing[:5]}"
 
 
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
