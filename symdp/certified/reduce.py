@@ -167,6 +167,15 @@ class _Signs:
             return True, "sign of each factor of the difference (with the constraints)"
         return False, ""
 
+    def _plain_sign(self, e, attr: str, factor: bool = False) -> bool:
+        """``e`` has the sign ``attr`` (``is_nonnegative``/``is_positive``) by the assumptions
+        of one of its shifted forms."""
+        shifted = self.exp_shifted(e.xreplace(self.shift))
+        forms = [e, e.xreplace(self.shift), shifted, sp.expand(shifted)]
+        if factor:
+            forms.append(sp.factor(sp.together(shifted)))
+        return any(getattr(f, attr) for f in forms)
+
     def _factor_sign(self, g, strict=False):
         """+1 if g >= 0 (g > 0 when strict), -1 if g <= 0 (< 0), None if undecided."""
         pos = "is_positive" if strict else "is_nonnegative"
@@ -182,19 +191,17 @@ class _Signs:
             for slack in self.slacks:
                 for v in slack.free_symbols & h.free_symbols:
                     ch, cs = h.coeff(v), slack.coeff(v)
-                    if not (ch.is_number and cs.is_number) or cs == 0:
+                    if cs == 0 or v in ch.free_symbols or v in cs.free_symbols:
                         continue
-                    lam = ch / cs
-                    if lam.is_nonnegative:  # h = lam * slack + rest, slack >= 0
+                    lam = sp.cancel(ch / cs)
+                    if self._plain_sign(lam, "is_nonnegative"):  # h = lam*slack + rest
                         rest = sp.expand(h - lam * slack)
                         # h > 0 also when rest >= 0, lam > 0 and the slack is > 0 (open end)
-                        weak = strict and lam.is_positive and slack in self.strict_slacks
-                        want = "is_nonnegative" if weak else pos
-                        for form in (rest, rest.xreplace(self.shift),
-                                     self.exp_shifted(rest.xreplace(self.shift)),
-                                     sp.expand(self.exp_shifted(rest.xreplace(self.shift)))):
-                            if getattr(form, want):
-                                return sign
+                        weak = (strict and slack in self.strict_slacks
+                                and self._plain_sign(lam, "is_positive"))
+                        if self._plain_sign(rest, "is_nonnegative" if weak else pos,
+                                            factor=True):
+                            return sign
         return None
 
 
@@ -205,7 +212,7 @@ def reduce_relation(lhs, rhs, relation: str, hypotheses: dict, conditions=()) ->
     for _ in range(12):
         if not _one_step(red, signs):
             break
-    lattice = _lattice(red)
+    lattice = _lattice(red) or _by_arguments(red, signs)
     if lattice:
         red.proved, red.sign_reason = True, lattice
         return red
@@ -231,6 +238,35 @@ def _lattice(red: Reduction) -> str:
         return "Max(..., X, ...) >= X (the maximum is at least each of its arguments)"
     if isinstance(small, sp.Min) and big in small.args:
         return "Min(..., X, ...) <= X (the minimum is at most each of its arguments)"
+    return ""
+
+
+def _by_arguments(red: Reduction, signs: "_Signs") -> str:
+    """``X >= Max(a_1, ..., a_k)`` when ``X >= a_i`` for every i; ``Max(a_1, ...) >= X`` when
+    ``a_i >= X`` for one i (and the same for Min, and for strict relations), each decided by
+    the sign analysis."""
+    if red.relation in (">=", ">"):
+        big, small = red.lhs, red.rhs
+    else:
+        big, small = red.rhs, red.lhs
+    want = ">" if red.relation in (">", "<") else ">="
+    op = ">" if want == ">" else ">="
+    if isinstance(small, sp.Max) or isinstance(big, sp.Min):
+        every = small.args if isinstance(small, sp.Max) else big.args
+        pairs = [(big, a) for a in every] if isinstance(small, sp.Max) else \
+            [(b, small) for b in every]
+        if len(pairs) <= 4 and all(signs.sign(b - a, want)[0] for b, a in pairs):
+            name = "Max" if isinstance(small, sp.Max) else "Min"
+            return (f"{name} of {len(pairs)} arguments: each comparison {op} holds (sign of each "
+                    f"difference under the hypotheses and the constraints)")
+    if isinstance(big, sp.Max) or isinstance(small, sp.Min):
+        some = big.args if isinstance(big, sp.Max) else small.args
+        for a in some[:4]:
+            b, c = (a, small) if isinstance(big, sp.Max) else (big, a)
+            if signs.sign(b - c, want)[0]:
+                name = "Max" if isinstance(big, sp.Max) else "Min"
+                return (f"{name}: its argument {sp.sstr(a)} already satisfies {op} (sign of the "
+                        f"difference under the hypotheses and the constraints)")
     return ""
 
 

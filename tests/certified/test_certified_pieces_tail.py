@@ -128,3 +128,18 @@ def test_max_is_at_least_each_argument():
     assert reduce_relation(sp.Min(a, b), a, "<=", hyp).proved
     # Max(a, b) >= b + 1 is false (a = b = 0)
     assert not reduce_relation(sp.Max(a, b), b + 1, ">=", hyp).proved
+
+
+def test_max_against_each_argument_and_one_argument():
+    t = sp.Symbol("t", real=True)
+    hyp = {t: sp.Interval(0, 1)}
+    # 1 >= t and 1 >= 1 - t on [0, 1]
+    assert reduce_relation(sp.S.One, sp.Max(t, 1 - t), ">=", hyp).proved
+    # 1/2 >= Max(t, 1 - t) fails at t = 0 (Max = 1)
+    assert not reduce_relation(R(1, 2), sp.Max(t, 1 - t), ">=", hyp).proved
+    # with the side condition t >= 1/2 the argument t - 1/2 alone is >= 0
+    assert reduce_relation(sp.Max(t - R(1, 2), R(1, 2) - t), sp.S.Zero, ">=", hyp,
+                           (t >= R(1, 2),)).proved
+    # with t >= 1/4 only, no single argument is >= 1/8 everywhere (t = 1/2: both are 0)
+    assert not reduce_relation(sp.Max(t - R(1, 2), R(1, 2) - t), R(1, 8), ">=", hyp,
+                               (t >= R(1, 4),)).proved
