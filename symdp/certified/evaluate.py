@@ -186,6 +186,22 @@ def _memoised(fn, token):
     return evaluate
 
 
+def _constant(fn):
+    import flint
+
+    values: dict = {}
+
+    def evaluate(env):
+        prec = flint.ctx.prec
+        try:
+            return values[prec]
+        except KeyError:
+            value = values[prec] = fn(env)
+            return value
+
+    return evaluate
+
+
 class _Compiler:
     def __init__(self, symbols):
         self.symbols = set(symbols)
@@ -196,7 +212,11 @@ class _Compiler:
             return self.cache[e]
         except KeyError:
             fn = self.compile(e)
-            if e.args:  # shared sub-expressions are evaluated once per call (a DAG, not a tree)
+            if not getattr(e, "free_symbols", True):
+                # a constant (a rational, Phi(-1/2), a fixed point): its ball depends only on
+                # the precision, so it is computed once per precision, not once per point
+                fn = _constant(fn)
+            elif e.args:  # shared sub-expressions are evaluated once per call (a DAG, not a tree)
                 fn = _memoised(fn, len(self.cache))
             self.cache[e] = fn
             return fn

@@ -93,23 +93,60 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
 
     Regula falsi with the Illinois modification (Dowell and Jarratt 1971) on the midpoints
     of the balls finds a candidate root in a few dozen evaluations where bisection needs
-    two per bit.  The candidate is then *certified* exactly as bisection's brackets are:
-    ``g(t - d) > a`` and ``g(t + d) <= a`` decided by balls put the infimum in
-    ``[t - d, t + d]`` (g non-increasing).  When either test does not decide (a flat piece,
-    a jump, a slope too small for the precision) the caller bisects instead.
+    two per bit; the first 40 bits are found at 64-bit precision, where an evaluation is
+    several times cheaper.  The candidate is then *certified* exactly as bisection's
+    brackets are: ``g(t - d) > a`` and ``g(t + d) <= a`` decided by balls put the infimum
+    in ``[t - d, t + d]`` (g non-increasing).  When either test does not decide (a flat
+    piece, a jump, a slope too small for the precision) the caller bisects instead.
     """
+    from flint import ctx
+
     target = a.mid()
     lo, hi = arb(0), arb(1)
-    g_lo, g_hi = g(lo), g(hi)
-    # f(0) may be a pole of the formula (Phi^{-1}(1) = oo); its value there is at most 1 and
-    # f(1) is at least 0, which is all the secant needs from the ends
-    h_lo = (g_lo.mid() if g_lo.is_finite() else arb(1)) - target
-    h_hi = (g_hi.mid() if g_hi.is_finite() else arb(0)) - target
-    if not (h_lo > 0 and h_hi <= 0):
+    with ctx.workprec(min(prec, 64)):
+        g_lo, g_hi = g(lo), g(hi)
+        # f(0) may be a pole of the formula (Phi^{-1}(1) = oo); its value there is at most 1
+        # and f(1) is at least 0, which is all the secant needs from the ends
+        h_lo = (g_lo.mid() if g_lo.is_finite() else arb(1)) - target
+        h_hi = (g_hi.mid() if g_hi.is_finite() else arb(0)) - target
+        if not (h_lo > 0 and h_hi <= 0):
+            return None
+        coarse = _illinois(g, target, lo, hi, h_lo, h_hi, arb(2) ** -40, iterations)
+    if coarse is None:
         return None
-    tol = arb(2) ** (8 - prec)
+    t = coarse[0]
+    if prec > 64:
+        # a bracket around the coarse root whose signs hold at full precision (the 64-bit
+        # signs need not, that close to the root), widened until they do
+        for shift in (36, 28, 20):
+            width = arb(2) ** -shift
+            lo, hi = max(t - width, arb(0)).mid(), min(t + width, arb(1)).mid()
+            g_lo, g_hi = g(lo), g(hi)
+            if not (g_lo.is_finite() and g_hi.is_finite()):
+                return None
+            h_lo, h_hi = g_lo.mid() - target, g_hi.mid() - target
+            if h_lo > 0 and h_hi <= 0:
+                break
+        else:
+            return None
+        fine = _illinois(g, target, lo, hi, h_lo, h_hi, arb(2) ** (8 - prec), iterations)
+        if fine is None:
+            return None
+        t = fine[0]
+    for shift in (8, 24):
+        d = (arb(2) ** (shift - prec)) * (1 + abs(t))
+        below, above = (t - d).mid(), (t + d).mid()
+        if below < 0 or above > 1:
+            return None
+        if g(below) > a and g(above) <= a:
+            return hull(below, above)
+    return None
+
+
+def _illinois(g, target, lo, hi, h_lo, h_hi, tol, iterations):
+    """Illinois iterations on ``h = mid(g) - target`` from a bracket ``h_lo > 0 >= h_hi``:
+    ``(t, lo, hi)`` once the bracket is narrower than ``tol``, or None."""
     side = 0
-    t = None
     for _ in range(iterations):
         t = ((lo * h_hi - hi * h_lo) / (h_hi - h_lo)).mid()
         if not (lo < t < hi):
@@ -129,14 +166,5 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
                 h_lo = h_lo / 2
             side = -1
         if hi - lo < tol or h_t == 0:
-            break
-    else:
-        return None
-    for shift in (8, 24):
-        d = (arb(2) ** (shift - prec)) * (1 + abs(t))
-        below, above = (t - d).mid(), (t + d).mid()
-        if below < 0 or above > 1:
-            return None
-        if g(below) > a and g(above) <= a:
-            return hull(below, above)
+            return t, lo, hi
     return None

@@ -34,7 +34,11 @@ _RETRIES = 3
 
 def _exact(value, index: int) -> sp.Rational:
     """An exact rational for one point (floats and mpf by their binary value)."""
-    if isinstance(value, sp.Basic):
+    if isinstance(value, sp.Rational):
+        if 0 <= value.p <= value.q:   # q > 0 always: the common case, without SymPy comparisons
+            return value
+        v = value
+    elif isinstance(value, sp.Basic):
         v = value
     elif isinstance(value, (int, Fraction)):
         v = sp.Rational(value)
@@ -59,13 +63,6 @@ def _exact(value, index: int) -> sp.Rational:
     return v
 
 
-def _to_mpf(ball):
-    """The ball's midpoint, exactly (an mpf holds any binary number; no rounding here)."""
-    man, exp = ball.mid().man_exp()
-    with mpmath.workprec(max(53, int(man).bit_length() + 1)):
-        return mpmath.mpf((int(man), int(exp)))
-
-
 def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> list:
     r"""``[f(a) for a in points]`` as mpmath numbers with ``dps`` correct significant digits.
 
@@ -79,7 +76,7 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
     >>> [mpmath.nstr(v, 20) for v in evaluate_many(Gaussian(1), ["0.1", "0.5"], dps=30)]
     ['0.61085630835463903096', '0.15865525393145705141']
     """
-    from ..certified.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
+    from ..certified.balls import UNAVAILABLE, arb, digits_to_bits, point_ball, working_bits
     from ..certified.evaluate import UnsupportedExpression, compile_ball
 
     if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
@@ -98,37 +95,35 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
         except UnsupportedExpression:
             ball_fn = None
     bits = digits_to_bits(dps) + _GUARD_BITS
+    settled: list = [None] * len(exact)       # (man, exp) of each settled midpoint
+    pending = list(range(len(exact))) if ball_fn is not None else []
+    for attempt in range(_RETRIES + 1):
+        if not pending:
+            break
+        with working_bits(bits << attempt):   # one precision scope for all the points
+            tolerance = arb(10) ** (-dps - 1)
+            left = []
+            for i in pending:
+                ball = ball_fn({alpha: point_ball(exact[i])})
+                # the midpoint's relative error is at most rad/|mid| <= 10^-(dps+1)
+                if ball.is_finite() and (ball.rad() == 0 or ball.rad() <= abs(ball.mid()) * tolerance):
+                    man, exp = ball.mid().man_exp()
+                    settled[i] = (int(man), int(exp))
+                else:
+                    left.append(i)
+            pending = left
+    counts["arb"] = sum(1 for v in settled if v is not None)
     out = []
     mp_fn = None
-    for a in exact:
-        value = None
-        if ball_fn is not None:
-            for attempt in range(_RETRIES + 1):
-                with working_bits(bits << attempt):
-                    ball = ball_fn({alpha: point_ball(a)})
-                    if ball.is_finite() and (ball.rad() == 0 or
-                                             ball.rad() <= abs(ball.mid()) * _arb_tolerance(dps)):
-                        value = _to_mpf(ball)
-                        break
-        if value is not None:
-            counts["arb"] += 1
-        else:
-            if mp_fn is None:
-                with mpmath.workdps(dps + 20):
-                    mp_fn = f.mp_function()
+    for i, a in enumerate(exact):
+        if settled[i] is None:   # a ball that does not settle: the mpmath route, 20 guard digits
             with mpmath.workdps(dps + 20):
-                value = mp_fn(mpmath.mpf(a.p) / a.q)
+                mp_fn = mp_fn or f.mp_function()
+                settled[i] = mp_fn(mpmath.mpf(a.p) / a.q)
             counts["mpmath"] += 1
-        with mpmath.workdps(dps):
-            out.append(+value)
+    with mpmath.workdps(dps):   # each value rounded once, to dps digits
+        out = [mpmath.mpf(v) if isinstance(v, tuple) else +v for v in settled]
     if stats is not None:
         stats.update(counts)
     return out
 
-
-def _arb_tolerance(dps: int):
-    from ..certified.balls import arb
-
-    # the midpoint's relative error is at most rad/|mid|; 10^-(dps+1) leaves the rounding to
-    # dps digits correct but for values within 10^-(dps+1) of a rounding boundary
-    return arb(10) ** (-dps - 1)
