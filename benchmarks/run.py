@@ -11,8 +11,9 @@ table, not assertions.  Rows:
 
 1. float f_{eps,delta} and C_p(f_{eps,delta}) on 10^6 points: numpy
    (:mod:`symdp.tradeoff.vectorized`) vs the seed note's scalar Python loop.
-2. 50-digit G_mu and C_p(G_mu) at 10^4 points: compiled mpmath callables built inside
-   ``mpmath.workdps(50)`` vs SymPy ``subs(...).evalf(50)`` per point.
+2. 50-digit G_mu and C_p(G_mu) at 10^4 points: ``f.evaluate_many(points, 50)`` (Arb balls,
+   the digits certified by the radius) vs SymPy ``subs(...).evalf(50)`` per point; symdp's
+   compiled mpmath callable (``mp_function``) in the notes.
 3. Eq. 14 closed form of C_p(G_1), p = 1/5, vs the numeric lower convex envelope of
    min{f_p, f_p^{-1}} on a 2*10^5-point grid; digits against the 60-digit definition route.
 4. bagging: closed form vs exact enumeration; q at n = k = 10^18 vs naive floating point.
