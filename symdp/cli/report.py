@@ -1,4 +1,4 @@
-"""``symdp report [PATH...] --out DIR [--pdf] [--dps N] [--only ID] [--no-figures] [--no-check]``
+"""``symdp report [PATH...] --out DIR [--pdf] [--dps N] [--only ID] [--no-figures] [--no-check] [--jobs N]``
 and ``symdp report --from-json FILE --out DIR [--pdf] [--only ID] [--no-figures]``.
 
 Writes ``DIR/symdp-report.tex`` (amsmath) with every derivation of ``proofs/``, its
@@ -35,6 +35,9 @@ def add_parser(subparsers):
     p.add_argument("--only", action="append", metavar="ID",
                    help="only this derivation id (repeatable)")
     p.add_argument("--no-figures", action="store_true", help="leave the figures out")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="worker processes for the check, one proof file at a time each "
+                   "(default: one per available core; 1 = no workers), as symdp check")
     p.add_argument("--no-check", action="store_true",
                    help="layout only: the derivations without verdicts (fast)")
     return p
@@ -52,15 +55,18 @@ def run(args) -> int:
     dps = (max(15, args.dps // 2), args.dps)
     show_progress = sys.stderr.isatty()
 
-    def progress(i, n, ident):
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
+
+    def progress(i, n, name):
         if show_progress:
-            sys.stderr.write(f"\r[{i}/{n}] {ident[:60]:<60}")
+            sys.stderr.write(f"\r[{i}/{n} files] {name[:60]:<60}")
             sys.stderr.flush()
 
     try:
         out = write_report(args.out, paths=args.paths or None, only=args.only, dps=dps,
                            pdf=args.pdf, figures=not args.no_figures, check=not args.no_check,
-                           progress=progress)
+                           progress=progress, jobs=args.jobs)
     except LatexCompileError as exc:
         sys.stderr.write(f"symdp: error: {exc}\n")
         return 1
@@ -74,7 +80,8 @@ def _run_from_json(args) -> int:
     from ..report import LatexCompileError, write_report_from_json
 
     given = [flag for flag, on in (("PATH", bool(args.paths)), ("--dps", args.dps is not None),
-                                   ("--no-check", args.no_check)) if on]
+                                   ("--no-check", args.no_check),
+                                   ("--jobs", args.jobs is not None)) if on]
     if given:
         raise ValueError(f"--from-json takes the verdicts from the file: {given[0]} does not "
                          "apply (check again with symdp check --json)")

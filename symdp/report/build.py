@@ -16,12 +16,13 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import SymdpError
-from ..proof.check import DEFAULT_DPS, DerivationReport, check_derivation
+from ..proof.check import DEFAULT_DPS
 from ..proof.loader import load_derivations
+from ..proof.runner import check_all
 from .document import Figure, document_latex
 from .views import ReportView
 from .pdf import LatexCompileError, compile_pdf, require_pdflatex
@@ -73,14 +74,16 @@ def _pages(log: Path) -> int | None:
 
 def write_report(out_dir, *, paths=None, only=None, dps=DEFAULT_DPS, pdf: bool = False,
                  figures: bool = True, check: bool = True, progress=None,
-                 name: str = DEFAULT_NAME, title: str = "symdp: checked derivations"
-                 ) -> ReportOutput:
+                 name: str = DEFAULT_NAME, title: str = "symdp: checked derivations",
+                 jobs: int | None = None) -> ReportOutput:
     """Write ``<out_dir>/<name>.tex`` (and ``.pdf`` with ``pdf=True``) and ``figures/``.
 
     ``paths`` are proof files or directories (default: ``proofs/``); ``only`` restricts to
     derivation ids; ``dps`` are the two precisions of the numeric stage; ``check=False``
-    writes the layout without verdicts.  ``progress(i, n, id)`` is called before each
-    derivation is checked.  Raises :class:`ReportOutputError` (unwritable output),
+    writes the layout without verdicts.  The check is :func:`symdp.proof.runner.check_all`
+    (as ``symdp check``): ``jobs`` worker processes, one proof file at a time each (default
+    one per available core); ``progress(done, total, file name)`` is called as each file
+    finishes.  Raises :class:`ReportOutputError` (unwritable output),
     :class:`PdfLatexNotFoundError` (``pdf=True`` without pdflatex, raised before any
     work), :class:`LatexCompileError` (pdflatex failed) and ``ValueError`` (unknown id).
     """
@@ -88,22 +91,19 @@ def write_report(out_dir, *, paths=None, only=None, dps=DEFAULT_DPS, pdf: bool =
         require_pdflatex()  # before any work
     out, tmp = _prepare(out_dir)
     try:
-        loaded, errors = load_derivations(paths or None)
-        if only:
-            known = {d.id for _, d in loaded}
-            unknown = [i for i in only if i not in known]
-            if unknown:
-                raise ValueError(f"unknown derivation id {unknown[0]!r}")
-            loaded = [(src, d) for src, d in loaded if d.id in only]
-        reports = []
+        reports, loaded = [], []
         if check:
-            for i, (source, d) in enumerate(loaded):
-                if progress is not None:
-                    progress(i + 1, len(loaded), d.id)
-                rep = check_derivation(d, dps=dps)
-                reports.append(DerivationReport(rep.derivation, rep.steps, rep.seconds,
-                                                _display_path(source)))
+            run = check_all(paths or None, jobs=jobs, only=only, dps=dps, progress=progress)
+            errors = list(run.errors)
+            reports = [replace(r, source=_display_path(r.source)) for r in run.reports]
         else:
+            loaded, errors = load_derivations(paths or None)
+            if only:
+                known = {d.id for _, d in loaded}
+                unknown = [i for i in only if i not in known]
+                if unknown:
+                    raise ValueError(f"unknown derivation id {unknown[0]!r}")
+                loaded = [(src, d) for src, d in loaded if d.id in only]
             loaded = [(_display_path(src), d) for src, d in loaded]
         return _finish(out, tmp, reports if check else loaded, errors, pdf=pdf,
                        figures=figures, name=name, title=title,

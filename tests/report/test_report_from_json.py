@@ -186,7 +186,7 @@ def test_missing_file_and_unwritable_out_and_misplaced_options(checked, tmp_path
     assert "cannot write to output directory" in err
     err = _one_line_exit_2(capsys, "--from-json", path, "--out", blocker, "--no-figures")
     assert "cannot write to output directory" in err and blocker.read_text() == "not a directory"
-    for extra in (["--dps", "40"], [proof], ["--no-check"]):
+    for extra in (["--dps", "40"], [proof], ["--no-check"], ["--jobs", "2"]):
         err = _one_line_exit_2(capsys, "--from-json", path, "--out", tmp_path / "o", *extra)
         assert "does not apply" in err
     err = _one_line_exit_2(capsys, "--from-json", path, "--out", tmp_path / "o", "--only", "nope")

@@ -42,18 +42,22 @@ def proof_file(tmp_path):
 
 
 @needs_pdflatex
-def test_layout_of_every_derivation_in_proofs_and_the_figures_compile(tmp_path, monkeypatch):
-    """Every derivation of proofs/ (present and future) and every figure go through pdflatex."""
+def test_layout_and_the_figures_compile(tmp_path, monkeypatch):
+    """The layout-only document (two proof files with long displays) and every figure go
+    through pdflatex.  Every derivation of proofs/ (present and future), with its verdicts,
+    is compiled once by tests/test_readme_examples.py (the README's symdp check --json and
+    symdp report --from-json lines)."""
     monkeypatch.chdir(ROOT)
-    out = write_report(tmp_path / "out", check=False, pdf=True)
+    files = ["proofs/drs_eq14_closed_form.py", "proofs/bagging_counts.py"]
+    out = write_report(tmp_path / "out", paths=files, check=False, pdf=True)
     assert out.pdf.exists() and out.pdf.read_bytes().startswith(b"%PDF")
     assert out.pages and out.pages > 1
     assert {f.suffix for f in out.figures} == {".pdf", ".png"}
     tex = out.tex.read_text()
     from symdp.proof.loader import load_derivations
 
-    loaded, errors = load_derivations()
-    assert not errors
+    loaded, errors = load_derivations(files)
+    assert not errors and len(loaded) >= 2
     for _, d in loaded:
         assert d.id.replace("_", r"\_\allowbreak{}") in tex
     if shutil.which("pdftoppm"):  # render the first page (looked at by hand once)
