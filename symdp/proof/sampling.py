@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import zlib
+from fractions import Fraction
 
 import sympy as sp
 
@@ -18,6 +19,15 @@ import sympy as sp
 def seed_for(*parts) -> int:
     """A deterministic seed from strings (``hash()`` is salted per process)."""
     return zlib.crc32("\x1f".join(str(p) for p in parts).encode())
+
+
+def _adder(a):
+    """``x -> a + x`` for Fractions, returning SymPy numbers: in Python's exact rationals when
+    ``a`` is rational (thousands of candidates are drawn per step), else in SymPy."""
+    if a.is_Rational:
+        base = Fraction(int(a.p), int(a.q))
+        return lambda x: sp.Rational((base + x).numerator, (base + x).denominator)
+    return lambda x: a + sp.Rational(x.numerator, x.denominator)
 
 
 def _interval_candidates(domain: sp.Interval, rng: random.Random, count: int) -> tuple[list, list]:
@@ -30,22 +40,30 @@ def _interval_candidates(domain: sp.Interval, rng: random.Random, count: int) ->
         if not domain.right_open:
             edges.append(b)
         edges += [a + width / 1000, b - width / 1000, a + width / 2]
-        for _ in range(count):
-            interior.append(a + width * sp.Rational(rng.randint(1, 9999), 10000))
+        if width.is_Rational:
+            at = _adder(a)
+            w = Fraction(int(width.p), int(width.q))
+            for _ in range(count):
+                interior.append(at(w * Fraction(rng.randint(1, 9999), 10000)))
+        else:
+            for _ in range(count):
+                interior.append(a + width * sp.Rational(rng.randint(1, 9999), 10000))
     elif a.is_finite:  # [a, oo)
         if not domain.left_open:
             edges.append(a)
         edges += [a + sp.Rational(1, 1000), a + 1, a + 10]
+        at = _adder(a)
         for _ in range(count):
             exponent = rng.uniform(-3, 1.7)
-            interior.append(a + sp.Rational(round(10 ** exponent * 1000), 1000) + sp.Rational(1, 10 ** 6))
+            interior.append(at(Fraction(round(10 ** exponent * 1000), 1000) + Fraction(1, 10 ** 6)))
     elif b.is_finite:  # (-oo, b]
         if not domain.right_open:
             edges.append(b)
         edges += [b - sp.Rational(1, 1000), b - 1, b - 10]
+        at = _adder(b)
         for _ in range(count):
             exponent = rng.uniform(-3, 1.7)
-            interior.append(b - sp.Rational(round(10 ** exponent * 1000), 1000) - sp.Rational(1, 10 ** 6))
+            interior.append(at(-Fraction(round(10 ** exponent * 1000), 1000) - Fraction(1, 10 ** 6)))
     else:
         edges += [sp.Integer(0), sp.Integer(1), sp.Integer(-1), sp.Integer(10), sp.Integer(-10)]
         for _ in range(count):
@@ -65,8 +83,15 @@ def _range_candidates(domain: sp.Set, rng: random.Random, count: int) -> tuple[l
     else:
         edges = [start, start + 1, start + 2, start + 5, start + 10, start + 100]
         interior = [start + int(10 ** rng.uniform(0, 3)) for _ in range(count)]
-    edges = [sp.Integer(v) for v in edges if sp.Integer(v) in domain]
-    interior = [sp.Integer(v) for v in interior if sp.Integer(v) in domain]
+    member: dict = {}   # a SymPy membership test is slow; each value is tested once
+
+    def inside(v):
+        if v not in member:
+            member[v] = bool(sp.Integer(v) in domain)
+        return member[v]
+
+    edges = [sp.Integer(v) for v in edges if inside(v)]
+    interior = [sp.Integer(v) for v in interior if inside(v)]
     return edges, interior
 
 
