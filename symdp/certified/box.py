@@ -300,6 +300,9 @@ class _Problem:
         self.constraints = [BallCondition(c, self.vars) for c in constraints]
         self.derivatives = self.second = None
         self._firsts = None
+        self.branched = margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and \
+            not _has_implicit(margin)
+        self._branches, self._node_fns = {}, {}
         if not margin.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs) and not _has_implicit(margin):
             try:
                 self._firsts = [sp.diff(margin, v) for v in self.vars]
@@ -507,14 +510,17 @@ def _examine(problem: _Problem, sub, result: BoxResult):
                     "lhs": _ball_text(L), "rhs": _ball_text(R), "margin": _ball_text(m),
                 }
                 return "refuted"
-    if problem.derivatives is not None and any(lo != hi for lo, hi in sub):
+    smooth = problem
+    if problem.derivatives is None and problem.branched and any(lo != hi for lo, hi in sub):
+        smooth = _branch_for(problem, env)  # one branch on the whole sub-box: its derivatives
+    if smooth is not None and smooth.derivatives is not None and any(lo != hi for lo, hi in sub):
         face = list(sub)
         moved = False
-        for i, d in enumerate(problem.derivatives):
+        for i, d in enumerate(smooth.derivatives):
             lo, hi = sub[i]
             if lo == hi:
                 continue
-            sign = _derivative_sign(problem, i, sub, env, d)
+            sign = _derivative_sign(smooth, i, sub, env, d)
             if sign > 0:    # m non-decreasing in x_i: its minimum is at x_i = lo
                 face[i] = (lo, lo)
                 moved = True
@@ -693,3 +699,97 @@ def _with_tail(lhs, rhs, relation, margin, box, r, constraints, domains, max_box
     finite.tail = f"certified on {span} by boxes; {n.name} >= {n0} symbolic: {why}"
     finite.seconds = time.perf_counter() - start
     return finite, ""
+
+
+class _Branch:
+    """The smooth expression a branched margin *is* on a sub-box where every Piecewise
+    condition, every Max/Min comparison and every Abs sign is certified: its derivatives are
+    the margin's derivatives on that sub-box (the monotonicity test for Piecewise margins)."""
+
+    def __init__(self, expr, coords, variables):
+        self.coords, self.vars = coords, variables
+        self._firsts = [_factored(sp.diff(expr, v)) for v in variables]
+        self.derivatives = [compile_ball(d, variables) for d in self._firsts]
+        self.second = {}
+
+    def second_derivative(self, i):
+        if i not in self.second:
+            try:
+                self.second[i] = compile_ball(sp.diff(self._firsts[i], self.vars[i]), self.vars)
+            except Exception:  # noqa: BLE001
+                self.second[i] = None
+        return self.second[i]
+
+
+def _factored(expr):
+    """``expr`` factored when that is quick (a product of signed factors has a tighter ball
+    than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
+    from ..proof.check import _Timeout, time_limit
+
+    try:
+        with time_limit(1.0):
+            return sp.factor(expr)
+    except (_Timeout, Exception):  # noqa: BLE001
+        return expr
+
+
+class _NoBranch(Exception):
+    pass
+
+
+def _branch_for(problem: _Problem, env):
+    """The :class:`_Branch` of the margin on the sub-box of ``env``, or None when a
+    condition or a comparison is not certified there."""
+    fns = problem._node_fns
+
+    def ball(e):
+        if e not in fns:
+            fns[e] = compile_ball(e, problem.vars)
+        return fns[e](env)
+
+    def cond(c):
+        key = ("cond", c)
+        if key not in fns:
+            fns[key] = BallCondition(c, problem.vars)
+        return fns[key](env)
+
+    def walk(e):
+        if not e.args or not e.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
+            return e
+        if isinstance(e, sp.Piecewise):
+            for branch, c in e.args:
+                state = True if c == sp.true else False if c == sp.false else cond(c)
+                if state is True:
+                    return walk(branch)
+                if state is not False:
+                    raise _NoBranch
+            raise _NoBranch
+        if isinstance(e, (sp.Max, sp.Min)):
+            balls = [ball(a) for a in e.args]
+            for i, bi in enumerate(balls):
+                if isinstance(e, sp.Max) and all(bi >= bj for j, bj in enumerate(balls) if j != i):
+                    return walk(e.args[i])
+                if isinstance(e, sp.Min) and all(bi <= bj for j, bj in enumerate(balls) if j != i):
+                    return walk(e.args[i])
+            raise _NoBranch
+        if isinstance(e, sp.Abs):
+            b = ball(e.args[0])
+            if b >= 0:
+                return walk(e.args[0])
+            if b <= 0:
+                return walk(-e.args[0])
+            raise _NoBranch
+        return e.func(*[walk(a) for a in e.args])
+
+    try:
+        expr = walk(problem.margin_expr)
+    except (_NoBranch, UnsupportedExpression):
+        return None
+    except Exception:  # noqa: BLE001 - no monotonicity test, not a wrong one
+        return None
+    if expr not in problem._branches:
+        try:
+            problem._branches[expr] = _Branch(expr, problem.coords, problem.vars)
+        except Exception:  # noqa: BLE001
+            problem._branches[expr] = None
+    return problem._branches[expr]

@@ -143,3 +143,26 @@ def test_max_against_each_argument_and_one_argument():
     # with t >= 1/4 only, no single argument is >= 1/8 everywhere (t = 1/2: both are 0)
     assert not reduce_relation(sp.Max(t - R(1, 2), R(1, 2) - t), R(1, 8), ">=", hyp,
                                (t >= R(1, 4),)).proved
+
+
+# ---------------------------------------------------------------- Piecewise monotonicity (2-D)
+
+xx, yy = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+
+
+def test_piecewise_margin_in_two_parameters_uses_the_branch_derivative():
+    # on x + y <= 3/2: x y - x^2 y^2/3 = x y (1 - x y/3) >= 0 (0 on the edges x = 0, y = 0);
+    # beyond: x y > 0.  Tight on two edges: only a monotonicity test decides them.
+    m = sp.Piecewise((xx * yy - xx ** 2 * yy ** 2 / 3, xx + yy <= R(3, 2)), (xx * yy, True))
+    res = _box(m, ">=", 0, Range(xx, 0, 1), Range(yy, 0, 1))
+    assert res.status == "certified"
+    assert res.monotone > 0
+
+
+def test_false_piecewise_margin_in_two_parameters_is_refuted():
+    # beyond x + y = 3/2 the margin is x y - 1 < 0 (e.g. x = y = 9/10: -19/100)
+    m = sp.Piecewise((xx * yy - xx ** 2 * yy ** 2 / 3, xx + yy <= R(3, 2)), (xx * yy - 1, True))
+    res = _box(m, ">=", 0, Range(xx, 0, 1), Range(yy, 0, 1))
+    assert res.status == "refuted"
+    point = res.counterexample["point"]
+    assert sp.Rational(point["x"]) + sp.Rational(point["y"]) > R(3, 2)
