@@ -477,7 +477,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         back = {v: k for k, v in mapping.items()}
         lhs = expand(step.lhs.xreplace(mapping)).xreplace(back)
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
-        if step.side_conditions:
+        if "symbolic" in step.skip:
+            tried.append("symbolic: skipped (the step says so)")
+        elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
         else:
             result, more = _symbolic(lhs, rhs, step.relation, derivation.hypotheses,
@@ -486,7 +488,10 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         if result is None:
             result = _enumeration(lhs, rhs, step.relation, derivation, step)
         cert_note, cert_record = "", None
-        if certify and (result is None or result.verdict is Verdict.UNDECIDED):
+        if "certified" in step.skip and certify:
+            tried.append("certified: skipped (the step says so)")
+        if certify and "certified" not in step.skip and \
+                (result is None or result.verdict is Verdict.UNDECIDED):
             certified, cert_record, cert_note = _certified(lhs, rhs, step, derivation, index, dps,
                                                            points, box, box_limit)
             if certified is not None:
@@ -503,7 +508,11 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     if result.verdict is Verdict.UNDECIDED and tried:
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)
-    return StepResult(result.verdict, result.detail, result.stage, result.counterexample,
+    detail = result.detail
+    if step.skip and result.stage not in ("structural",) and "the step skips" not in detail:
+        detail += f"; the step skips the {' and '.join(step.skip)} stage" + \
+            ("s" if len(step.skip) > 1 else "")
+    return StepResult(result.verdict, detail, result.stage, result.counterexample,
                       expected=step.expect, worst_margin=result.worst_margin,
                       points=result.points, extra={**result.extra, "tried": tried})
 

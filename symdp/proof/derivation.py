@@ -22,6 +22,7 @@ from ..errors import DerivationError
 from .verdict import Verdict
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
+SKIPPABLE_STAGES = ("symbolic", "certified")
 _ALIASES = {"==": "=", "≤": "<=", "≥": ">=", "=<": "<=", "=>": ">="}
 LATEX_RELATION = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 
@@ -55,6 +56,9 @@ class Step:
     ``side_conditions`` are Relationals that restrict where the step is claimed
     (e.g. ``x <= x_star`` for one piece of a piecewise closed form).
     ``expect`` records a finding: the verdict this step is expected to get.
+    ``skip`` names cascade stages not to try on this step (``"symbolic"``, ``"certified"``),
+    e.g. ``skip=("symbolic",)`` for a comparison with an envelope that has no symbolic form,
+    where simplification could only time out; the detail of the verdict says so.
     """
 
     lhs: sp.Basic
@@ -64,6 +68,7 @@ class Step:
     side_conditions: tuple = ()
     expect: Verdict | None = None
     note: str = ""
+    skip: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))
@@ -77,6 +82,12 @@ class Step:
 
                 object.__setattr__(self, side, to_exact(side, value))
         object.__setattr__(self, "side_conditions", tuple(self.side_conditions))
+        skip = (self.skip,) if isinstance(self.skip, str) else tuple(self.skip)
+        unknown = [s for s in skip if s not in SKIPPABLE_STAGES]
+        if unknown:
+            raise DerivationError(f"skip must name stages among {', '.join(SKIPPABLE_STAGES)}; "
+                                  f"got skip={unknown[0]!r}")
+        object.__setattr__(self, "skip", skip)
 
     @property
     def free_symbols(self) -> set:

@@ -115,3 +115,25 @@ def test_off_by_one_in_a_real_count_is_refuted_by_enumeration():
                         chained=False, enumeration=d.enumeration)
         r = check_derivation(md).steps[0]
         assert r.verdict is Verdict.REFUTED and r.counterexample.exact, (mutant_rhs, r.detail)
+
+
+def test_a_step_can_skip_stages_and_says_so():
+    import pytest as _pytest
+
+    from symdp.errors import DerivationError
+    from symdp.proof import Derivation, Step
+    from symdp.proof.check import check_step
+
+    x = sp.Symbol("x")
+    d = Derivation("skip_demo", "x^2 <= x on [0, 1]", "test", {x: sp.Interval(0, 1)},
+                   (Step(x ** 2, "<=", x, "square"),), chained=False)
+    plain = check_step(d.steps[0], d)
+    assert plain.verdict.value == "PROVED"
+    skipping = Step(x ** 2, "<=", x, "square", skip=("symbolic", "certified"))
+    result = check_step(skipping, d)
+    assert result.verdict.value == "NUMERIC"          # only the numeric stage was left
+    assert "skips the symbolic and certified stages" in result.detail
+    only_symbolic = check_step(Step(x ** 2, "<=", x, "square", skip="symbolic"), d)
+    assert only_symbolic.verdict.value in ("CERTIFIED", "PROVED") and "skips the symbolic" in only_symbolic.detail
+    with _pytest.raises(DerivationError, match="skip"):
+        Step(x, "<=", 1, "bad", skip=("numeric",))
