@@ -47,7 +47,7 @@ def run(args) -> int:
             sys.stderr.write("\r" + " " * 80 + "\r")
     reports, errors = list(outcome.reports), list(outcome.errors)
     if args.json:
-        text = json_report(reports, errors)
+        text = json_report(reports, errors, dps=dps)
         if args.json == "-":
             sys.stdout.write(text + "\n")
         else:
