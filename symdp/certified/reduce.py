@@ -167,6 +167,17 @@ class _Signs:
             return True, "sign of each factor of the difference (with the constraints)"
         return False, ""
 
+    def _deeper(self, e, want) -> bool:
+        """The factor-by-factor analysis of a remainder, one level deep (the remainder of a
+        linear slack often needs another slack, e.g. ``1 - delta >= 0``)."""
+        if getattr(self, "_depth", 0) >= 1:
+            return False
+        self._depth = 1
+        try:
+            return self._by_factors(e, want)[0]
+        finally:
+            self._depth = 0
+
     def _plain_sign(self, e, attr: str, factor: bool = False) -> bool:
         """``e`` has the sign ``attr`` (``is_nonnegative``/``is_positive``) by the assumptions
         of one of its shifted forms."""
@@ -199,8 +210,9 @@ class _Signs:
                         # h > 0 also when rest >= 0, lam > 0 and the slack is > 0 (open end)
                         weak = (strict and slack in self.strict_slacks
                                 and self._plain_sign(lam, "is_positive"))
-                        if self._plain_sign(rest, "is_nonnegative" if weak else pos,
-                                            factor=True):
+                        attr = "is_nonnegative" if weak else pos
+                        if self._plain_sign(rest, attr, factor=True) or self._deeper(
+                                rest, ">=" if attr == "is_nonnegative" else ">"):
                             return sign
         return None
 

@@ -166,3 +166,14 @@ def test_false_piecewise_margin_in_two_parameters_is_refuted():
     assert res.status == "refuted"
     point = res.counterexample["point"]
     assert sp.Rational(point["x"]) + sp.Rational(point["y"]) > R(3, 2)
+
+
+def test_linear_slack_with_a_remainder_that_needs_another_bound():
+    a, d, e = (sp.Symbol(s, real=True) for s in ("a", "d", "e"))
+    hyp = {a: sp.Interval(0, 1), d: sp.Interval(0, 1), e: sp.Interval(0, sp.oo)}
+    side = (a <= (1 - d) / (sp.exp(e) + 1),)
+    # 1 - d - a e^e = e^e ((1-d)/(e^e+1) - a) + (1-d)/(e^e+1) >= 0 (uses a <= x* and d <= 1)
+    assert reduce_relation(1 - d - a * sp.exp(e), sp.S.Zero, ">=", hyp, side).proved
+    # lowered by 1/(e^e+1) it fails at a = x*, d = 1/2: -1/(2(e^e+1)) < 0
+    assert not reduce_relation(1 - d - a * sp.exp(e) - 1 / (sp.exp(e) + 1), sp.S.Zero, ">=",
+                               hyp, side).proved
