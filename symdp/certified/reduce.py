@@ -198,6 +198,7 @@ class _Signs:
                 return 1
             if getattr(form, neg):
                 return -1
+        candidates = []  # (sign, rest, attr): h = lam * slack + rest with lam >= 0
         for sign, h in ((1, sp.expand(g)), (-1, sp.expand(-g))):
             for slack in self.slacks:
                 for v in slack.free_symbols & h.free_symbols:
@@ -205,15 +206,27 @@ class _Signs:
                     if cs == 0 or v in ch.free_symbols or v in cs.free_symbols:
                         continue
                     lam = sp.cancel(ch / cs)
-                    if self._plain_sign(lam, "is_nonnegative"):  # h = lam*slack + rest
+                    if self._plain_sign(lam, "is_nonnegative"):
                         rest = sp.expand(h - lam * slack)
                         # h > 0 also when rest >= 0, lam > 0 and the slack is > 0 (open end)
                         weak = (strict and slack in self.strict_slacks
                                 and self._plain_sign(lam, "is_positive"))
-                        attr = "is_nonnegative" if weak else pos
-                        if self._plain_sign(rest, attr, factor=True) or self._deeper(
-                                rest, ">=" if attr == "is_nonnegative" else ">"):
-                            return sign
+                        try:
+                            rest = sp.cancel(sp.together(rest))  # fractions of the slack
+                        except Exception:  # noqa: BLE001 - keep the expanded remainder
+                            pass
+                        candidates.append((sign, rest, "is_nonnegative" if weak else pos))
+        # cheapest test first over every candidate, then factored, then one level deeper
+        for sign, rest, attr in candidates:
+            if self._plain_sign(rest, attr):
+                return sign
+        for sign, rest, attr in candidates:
+            if self._plain_sign(rest, attr, factor=True):
+                return sign
+        if getattr(self, "_depth", 0) == 0:  # the smallest remainders only: a bounded cost
+            for sign, rest, attr in sorted(candidates, key=lambda c: sp.count_ops(c[1]))[:5]:
+                if self._deeper(rest, ">=" if attr == "is_nonnegative" else ">"):
+                    return sign
         return None
 
 
