@@ -49,9 +49,9 @@ endpoints = Derivation(
 )
 
 # The symbolic stage cannot decide inequalities between these Piecewise closed forms (it
-# times out in simplify); ON_DOMAIN holds on the whole domain and routes a step straight to
-# the numeric stage.  Hypotheses of a claim (p <= q, f <= g) are side conditions of its step.
-ON_DOMAIN = (sp.Ge(alpha, 0),)
+# times out in simplify); the steps skip it and go on to the certified and numeric stages.
+# Hypotheses of a claim (p <= q, f <= g) are side conditions of its step.
+NO_SYMBOLIC = ("symbolic",)
 
 monotone = Derivation(
     id="cp_is_monotone_in_p_between_f_and_identity",
@@ -60,15 +60,15 @@ monotone = Derivation(
     citation=CITE, hypotheses=hyp, chained=False,
     steps=(
         Step(EpsDelta(eps, delta)(alpha), "<=", subsample(EpsDelta(eps, delta), q)(alpha), "f <= C_q(f)",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
         Step(subsample(EpsDelta(eps, delta), q)(alpha), "<=", subsample(EpsDelta(eps, delta), p)(alpha),
              "C_q(f) <= C_p(f) for p <= q", side_conditions=(sp.Le(p, q),)),
         Step(subsample(EpsDelta(eps, delta), p)(alpha), "<=", 1 - alpha, "C_p(f) <= Id",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
         Step(Laplace(1)(alpha), "<=", subsample(Laplace(1), R(1, 2))(alpha),
-             "f <= C_q(f) (Laplace, mu = 1, q = 1/2)", side_conditions=ON_DOMAIN),
+             "f <= C_q(f) (Laplace, mu = 1, q = 1/2)", skip=NO_SYMBOLIC),
         Step(subsample(Laplace(1), R(1, 2))(alpha), "<=", subsample(Laplace(1), R(1, 5))(alpha),
-             "C_q(f) <= C_p(f) (Laplace, mu = 1, p = 1/5 <= q = 1/2)", side_conditions=ON_DOMAIN),
+             "C_q(f) <= C_p(f) (Laplace, mu = 1, p = 1/5 <= q = 1/2)", skip=NO_SYMBOLIC),
     ),
 )
 
@@ -79,11 +79,11 @@ monotone_gaussian = Derivation(
     chained=True,
     steps=(
         Step(Gaussian(1)(alpha), "<=", subsample(Gaussian(1), R(1, 2))(alpha), "f <= C_q(f)",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
         Step(subsample(Gaussian(1), R(1, 2))(alpha), "<=", subsample(Gaussian(1), R(1, 5))(alpha),
-             "C_q(f) <= C_p(f)", side_conditions=ON_DOMAIN),
+             "C_q(f) <= C_p(f)", skip=NO_SYMBOLIC),
         Step(subsample(Gaussian(1), R(1, 5))(alpha), "<=", Identity()(alpha), "C_p(f) <= Id",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
     ),
 )
 
@@ -108,11 +108,11 @@ order_preserving_gaussian = Derivation(
     chained=False,
     steps=(
         Step(EpsDelta(1, R(1, 5))(alpha), "<=", Gaussian(1)(alpha), "hypothesis f_{1,1/5} <= G_1",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
         Step(subsample(EpsDelta(1, R(1, 5)), p)(alpha), "<=", subsample(Gaussian(1), p)(alpha),
-             "so C_p(f_{1,1/5}) <= C_p(G_1)", side_conditions=ON_DOMAIN),
+             "so C_p(f_{1,1/5}) <= C_p(G_1)", skip=NO_SYMBOLIC),
         Step(subsample(Gaussian(2), p)(alpha), "<=", subsample(Gaussian(1), p)(alpha),
-             "G_2 <= G_1 gives C_p(G_2) <= C_p(G_1)", side_conditions=ON_DOMAIN),
+             "G_2 <= G_1 gives C_p(G_2) <= C_p(G_1)", skip=NO_SYMBOLIC),
     ),
 )
 
@@ -128,7 +128,7 @@ symmetric = Derivation(
     steps=(
         Step(C_sym(C_sym(alpha)), "=", alpha, "C_p(f_{eps,delta}) is an involution on [0, 1 - p delta]",
              side_conditions=(sp.Le(alpha, 1 - p * delta),)),
-        Step(C_sym(alpha), ">=", 0, "C >= 0", side_conditions=ON_DOMAIN),
+        Step(C_sym(alpha), ">=", 0, "C >= 0", skip=NO_SYMBOLIC),
         Step(C_sym(b), "<=", C_sym(a), "non-increasing: a <= b gives C(b) <= C(a)",
              side_conditions=(sp.Le(a, b),)),
         Step(C_sym((a + b) / 2), "<=", (C_sym(a) + C_sym(b)) / 2, "convex (midpoints)",
@@ -144,9 +144,9 @@ gaussian_symmetric = Derivation(
                 a: sp.FiniteSet(R(1, 50), R(1, 3)), b: sp.FiniteSet(R(1, 2), R(19, 20))},
     chained=False,
     steps=(
-        Step(C_gauss(C_gauss(alpha)), "=", alpha, "C(C(alpha)) = alpha", side_conditions=ON_DOMAIN),
+        Step(C_gauss(C_gauss(alpha)), "=", alpha, "C(C(alpha)) = alpha", skip=NO_SYMBOLIC),
         Step(C_gauss((a + b) / 2), "<=", (C_gauss(a) + C_gauss(b)) / 2, "convex (midpoints)",
-             side_conditions=ON_DOMAIN),
+             skip=NO_SYMBOLIC),
     ),
 )
 
