@@ -1,4 +1,5 @@
-"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify] [--jobs N]``."""
+"""``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify] [--jobs N]
+[--durations N]``."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def add_parser(subparsers):
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="worker processes, one proof file at a time each (default: one per "
                    "available core; 1 = no workers). The output does not depend on N.")
+    p.add_argument("--durations", type=int, default=0, metavar="N",
+                   help="after the summary, list the N slowest derivations with their seconds")
     return p
 
 
@@ -30,6 +33,8 @@ def run(args) -> int:
     if args.dps < 30:
         raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
+    if args.durations < 0:
+        raise ValueError(f"--durations must be >= 0; got --durations={args.durations}")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
     show_progress = sys.stderr.isatty()
@@ -54,8 +59,21 @@ def run(args) -> int:
             _write_atomically(args.json, text + "\n")
     if args.json != "-":
         print(text_report(reports, errors, verbose=args.verbose))
+        if args.durations:
+            print(_durations(reports, args.durations))
     ok = all(r.ok for r in reports) and not errors
     return 0 if ok else 1
+
+
+def _durations(reports, count: int) -> str:
+    """The ``count`` slowest derivations (seconds spent checking their steps, in a worker)."""
+    slowest = sorted(reports, key=lambda r: -r.seconds)[:count]
+    total = sum(r.seconds for r in reports)
+    lines = [f"\nslowest {len(slowest)} of {len(reports)} derivations "
+             f"({total:.1f} s of checking in all):"]
+    width = max((len(r.derivation.id) for r in slowest), default=0)
+    lines += [f"  {r.seconds:7.2f} s  {r.derivation.id:<{width}}  {r.source}" for r in slowest]
+    return "\n".join(lines)
 
 
 def _write_atomically(path, text):

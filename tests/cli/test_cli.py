@@ -107,3 +107,10 @@ def test_check_bad_jobs_and_unknown_id_are_one_line_exit_2(tmp_path):
         r = symdp("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), *args)
         assert r.returncode == 2, (args, r.stderr)
         assert r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
+
+
+def test_check_durations_lists_the_slowest_derivations():
+    r = symdp("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), "--durations", "1")
+    assert r.returncode == 0
+    tail = r.stdout.split("slowest 1 of ", 1)[1].splitlines()
+    assert len(tail) == 2 and "fdp_gaussian_duality.py" in tail[1] and " s  " in tail[1]
