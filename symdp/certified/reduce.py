@@ -129,12 +129,12 @@ class _Signs:
                for a in e.atoms(sp.exp) if a.args[0].is_nonnegative}
         return e.xreplace(sub) if sub else e
 
-    def sign(self, e, want: str) -> tuple[bool, str]:
+    def sign(self, e, want: str, seconds: float = 3.0) -> tuple[bool, str]:
         """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses?"""
         from ..proof.check import _Timeout, time_limit
 
         try:
-            with time_limit(3.0):
+            with time_limit(seconds):
                 for form in self._forms(e):
                     v = form.is_nonnegative if want == ">=" else form.is_positive
                     if v:
