@@ -246,7 +246,26 @@ def reduce_relation(lhs, rhs, relation: str, hypotheses: dict, conditions=()) ->
     ok, why = signs.sign(diff, want)
     if ok:
         red.proved, red.sign_reason = True, why
+    elif _relaxable(diff, hypotheses):  # one-sided bounds (Bernoulli, log <= A - 1, ...) in the sound direction
+        from .tail import Relaxer
+
+        ok, notes = Relaxer(signs).prove(diff, want, tried=True)
+        if ok:
+            red.proved = True
+            red.sign_reason = ("the difference is >= a lower bound whose sign is decided "
+                               "(relaxations: " + "; ".join(notes) + ")")
     return red
+
+
+def _relaxable(e, hypotheses) -> bool:
+    """A power with a parameter in its exponent (``((n-1)/n)^k``), or a log of a parameter
+    with an integer parameter in the hypotheses (``log((n+1)/n)``): the relaxations apply."""
+    from ..proof.sampling import is_integer_domain
+
+    if any(not p.exp.is_number and p.base.free_symbols for p in e.atoms(sp.Pow)):
+        return True
+    return any(a.free_symbols for a in e.atoms(sp.log)) and any(
+        is_integer_domain(d) for d in hypotheses.values())
 
 
 def _branched(e) -> bool:

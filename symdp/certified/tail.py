@@ -68,13 +68,15 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
         on_reals = _Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
         reals = Relaxer(on_reals)
         if free_n:
+            why = _shifted_difference(margin, n, n0, reals, start)
+            if why:
+                return why
             ok, notes = reals.prove(d, ">=")
             if ok:
                 return (f"d(margin)/d{n.name} >= 0 for every real {n.name} >= {n0}"
                         f"{_by(notes)}, so the margin is at least its value at "
                         f"{n.name} = {n0}, certified above")
-            for argument in (lambda: _shifted_difference(margin, n, n0, reals, start),
-                             lambda: _ratio(margin, n, n0, ints, strict, start),
+            for argument in (lambda: _ratio(margin, n, n0, ints, strict, start),
                              lambda: _induction(margin, n, n0, ints, start)):
                 why = argument()
                 if why:
@@ -93,6 +95,14 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
 
 
 _BUDGET = 6.0   # seconds for the induction-style arguments of one tail
+
+
+def _tidy(e):
+    """A rational function in lowest terms (``n*((n-1)/n - 1)`` is ``-1``); else as it is."""
+    try:
+        return sp.cancel(sp.together(e)) if e.is_rational_function() else e
+    except Exception:  # noqa: BLE001
+        return e
 
 
 def _seconds(e) -> float:
@@ -274,7 +284,7 @@ class Relaxer:
                                                 f"{sp.sstr(B - 1)}, k = {sp.sstr(c)}",)))
             if not c.is_number and self.holds(B, ">"):
                 for v, notes in self.bounds(c * sp.log(B), d)[1:]:
-                    extra.append((sp.exp(v), notes))
+                    extra.append((sp.exp(_tidy(v)), notes))
         seen, result = {e}, list(out)
         for v, notes in extra:
             if v not in seen:
