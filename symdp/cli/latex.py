@@ -6,7 +6,7 @@ import sympy as sp
 
 from ..formulas import formula, names
 from ..proof.latex import derivation_latex
-from ..proof.loader import load_derivations
+from ..proof.loader import default_proofs_dir, load_derivations, load_file, proof_files
 
 
 def add_parser(subparsers):
@@ -32,9 +32,32 @@ def run(args) -> int:
         _, expr = formula(args.id)
         print(sp.latex(expr))
         return 0
-    loaded, _ = load_derivations(args.paths)
-    for _, d in loaded:
-        if d.id == args.id:
-            print(derivation_latex(d))
-            return 0
+    found = _find_derivation(args.id, args.paths)
+    if found is not None:
+        print(derivation_latex(found))
+        return 0
     raise ValueError(f"unknown derivation or formula id {args.id!r} (symdp latex --list)")
+
+
+def _find_derivation(ident: str, paths):
+    """The derivation ``ident``: files whose text names it are imported first (a proof module
+    may derive closed forms at import; most lookups then import one file, not all)."""
+    files = proof_files(paths or [default_proofs_dir()])
+
+    def names_it(f):
+        try:
+            return ident in f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+
+    likely = [f for f in files if names_it(f)]
+    for group in (likely, [f for f in files if f not in likely]):
+        for f in group:
+            try:
+                derivations = load_file(f)
+            except Exception:  # noqa: BLE001 - a broken file is reported by symdp check
+                continue
+            for d in derivations:
+                if d.id == ident:
+                    return d
+    return None

@@ -114,3 +114,17 @@ def test_check_durations_lists_the_slowest_derivations():
     assert r.returncode == 0
     tail = r.stdout.split("slowest 1 of ", 1)[1].splitlines()
     assert len(tail) == 2 and "fdp_gaussian_duality.py" in tail[1] and " s  " in tail[1]
+
+
+def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path):
+    proof = ("import sympy as sp\n"
+             "from symdp.proof import Derivation, Step\n"
+             "x = sp.Symbol('x')\n"
+             "derivation = Derivation('built_' + 'at_import', 'x = x', 'test', {x: sp.Interval(0, 1)},\n"
+             "    (Step(x, '=', x, 'reflexive'),))\n")
+    (tmp_path / "a_plain.py").write_text(proof.replace("'built_' + 'at_import'", "'plain_id'"))
+    (tmp_path / "b_built.py").write_text(proof)
+    r = symdp("latex", "built_at_import", "--paths", str(tmp_path))
+    assert r.returncode == 0 and "built at import" in r.stdout
+    r = symdp("latex", "plain_id", "--paths", str(tmp_path))
+    assert r.returncode == 0 and "plain id" in r.stdout
