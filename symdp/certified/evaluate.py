@@ -63,8 +63,19 @@ class UnsupportedExpression(SymdpError, TypeError):
 
 # ------------------------------------------------------------------ monotone functions
 
+_SQRT2: dict = {}
+
+
 def _sqrt2():
-    return arb(2).sqrt()
+    """sqrt(2) at the working precision (computed once per precision)."""
+    import flint
+
+    prec = flint.ctx.prec
+    try:
+        return _SQRT2[prec]
+    except KeyError:
+        value = _SQRT2[prec] = arb(2).sqrt()
+        return value
 
 
 def _phi(z):
@@ -241,9 +252,15 @@ class _Compiler:
             raise UnsupportedExpression(e, "not a finite real number")
         if e.is_Add:
             parts = [self(a) for a in e.args]
+            if len(parts) == 2:   # the common case, without a generator
+                first, second = parts
+                return lambda env: first(env) + second(env)
             return lambda env: _sum(f(env) for f in parts)
         if e.is_Mul:
             parts = [self(a) for a in e.args]
+            if len(parts) == 2:
+                first, second = parts
+                return lambda env: mul(first(env), second(env))
             return lambda env: _prod(f(env) for f in parts)
         if e.is_Pow:
             return self.power(e)
