@@ -314,12 +314,7 @@ class _Problem:
         """d2m/dx_i2, compiled on first use (None when it cannot be)."""
         if self.second is None:
             self.second = {}
-        if i not in self.second:
-            try:
-                self.second[i] = compile_ball(sp.diff(self._firsts[i], self.vars[i]), self.vars)
-            except Exception:  # noqa: BLE001
-                self.second[i] = None
-        return self.second[i]
+        return _second_derivative(self.second, self._firsts, self.vars, i)
 
     def on_face(self, sub):
         """The problem with the coordinates pinned at an *end of the whole box* substituted
@@ -713,12 +708,18 @@ class _Branch:
         self.second = {}
 
     def second_derivative(self, i):
-        if i not in self.second:
-            try:
-                self.second[i] = compile_ball(sp.diff(self._firsts[i], self.vars[i]), self.vars)
-            except Exception:  # noqa: BLE001
-                self.second[i] = None
-        return self.second[i]
+        return _second_derivative(self.second, self._firsts, self.vars, i)
+
+
+def _second_derivative(cache: dict, firsts, variables, i):
+    """d2m/dx_i2 from the first derivatives, compiled once into ``cache`` (None when it
+    cannot be compiled: then there is no second-order test, never a wrong one)."""
+    if i not in cache:
+        try:
+            cache[i] = compile_ball(sp.diff(firsts[i], variables[i]), variables)
+        except Exception:  # noqa: BLE001
+            cache[i] = None
+    return cache[i]
 
 
 def _factored(expr):
