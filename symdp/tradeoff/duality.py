@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..errors import InvalidParameterError
 from .base import TradeOff, _simplify, alpha, varepsilon
-from .numeric import golden_max, mp_callable, to_mpf
+from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
 
 
@@ -111,21 +111,8 @@ def from_privacy_profile(delta, eps=varepsilon) -> ProfileTradeOff:
     return ProfileTradeOff(delta, eps)
 
 
-class ProfileSupAt(sp.Expr):
+class ProfileSupAt(ValueByDefinitionAt):
     """The supremum at one point, unevaluated; evalf runs the golden-section search."""
-
-    is_commutative = True
-
-    def _eval_is_real(self):
-        return True
-
-    def _eval_evalf(self, prec):
-        x = self.args[1].evalf(prec)
-        if not x.is_Number:
-            return None
-        dps = mpmath.libmp.prec_to_dps(prec)
-        point = self.args[1] if self.args[1].is_Rational else x
-        return sp.Float(self.args[0].evaluate(point, dps=dps + 5), dps + 5)
 
     def _latex(self, printer, exp=None):
         body = r"\left(%s\right)\left(%s\right)" % (printer._print(self.args[0]),

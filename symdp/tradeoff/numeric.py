@@ -160,3 +160,22 @@ def golden_max(objective, a, b):
             d = a + invphi * (b - a)
             fd = objective(d)
     return max(fc, fd, objective(a), objective(b))
+
+
+class ValueByDefinitionAt(sp.Expr):
+    """``f(x)`` kept unevaluated for an ``f`` with no closed form (an envelope, a supremum):
+    ``evalf`` calls ``f.evaluate`` at the point (exactly when the point is rational) with
+    5 guard digits.  Subclasses print it."""
+
+    is_commutative = True
+
+    def _eval_is_real(self):
+        return True
+
+    def _eval_evalf(self, prec):
+        x = self.args[1].evalf(prec)
+        if not x.is_Number:
+            return None
+        dps = mpmath.libmp.prec_to_dps(prec)
+        point = self.args[1] if self.args[1].is_Rational else x
+        return sp.Float(self.args[0].evaluate(point, dps=dps + 5), dps + 5)

@@ -15,7 +15,7 @@ import sympy as sp
 from ..validation import probability
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
-from .numeric import golden_max, mp_callable, to_mpf
+from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
 from .solve import solve_for
 
 _t = sp.Dummy("t", real=True)
@@ -201,21 +201,8 @@ class ConvexEnvelope(TradeOff):
         return "ConvexEnvelope(%s)" % printer._print(self.base)
 
 
-class EnvelopeAt(sp.Expr):
+class EnvelopeAt(ValueByDefinitionAt):
     """``h**(x)`` kept unevaluated; numerics from the definition (golden section)."""
-
-    is_commutative = True
-
-    def _eval_is_real(self):
-        return True
-
-    def _eval_evalf(self, prec):
-        x = self.args[1].evalf(prec)
-        if not x.is_Number:
-            return None
-        dps = mpmath.libmp.prec_to_dps(prec)
-        return sp.Float(self.args[0].evaluate(self.args[1] if self.args[1].is_Rational else x,
-                                              dps=dps + 5), dps + 5)
 
     def _latex(self, printer, exp=None):
         body = r"%s\left(%s\right)" % (printer._print(self.args[0]), printer._print(self.args[1]))
