@@ -38,6 +38,8 @@ def _exact(value, index: int) -> sp.Rational:
         if 0 <= value.p <= value.q:   # q > 0 always: the common case, without SymPy comparisons
             return value
         v = value
+    elif isinstance(value, sp.Float):
+        v = sp.Rational(value)   # its exact binary value
     elif isinstance(value, sp.Basic):
         v = value
     elif isinstance(value, (int, Fraction)):

@@ -60,8 +60,8 @@ def test_subsampled_gaussian_matches_the_mpmath_route_and_the_definition():
 
 def test_exact_values_and_input_types():
     f = EpsDelta(sp.log(2), R(1, 10))   # e^eps = 2: rational values at rational points
-    points = [0, Fraction(1, 10), "0.5", 0.25, mpmath.mpf("0.75"), R(9, 10), 1]
-    exact = [R(9, 10), R(7, 10), R(1, 5), R(2, 5), R(3, 40), 0, 0]
+    points = [0, Fraction(1, 10), "0.5", 0.25, mpmath.mpf("0.75"), R(9, 10), 1, sp.Float(0.5)]
+    exact = [R(9, 10), R(7, 10), R(1, 5), R(2, 5), R(3, 40), 0, 0, R(1, 5)]
     for v, e in zip(evaluate_many(f, points, 40), exact):
         if e == 0:
             assert v == 0
@@ -79,7 +79,7 @@ def test_laplace_agrees_with_its_closed_form_at_60_digits():
             assert _agree(v, mpmath.mpf(str(ref)), 60)
 
 
-@pytest.mark.parametrize("bad", [R(3, 2), -1, float("nan"), "x", None])
+@pytest.mark.parametrize("bad", [R(3, 2), -1, float("nan"), "x", None, sp.nan, sp.Symbol("a")])
 def test_bad_points_raise_naming_alpha(bad):
     with pytest.raises(InvalidParameterError, match="alpha"):
         evaluate_many(Gaussian(1), [R(1, 2), bad])
