@@ -14,6 +14,7 @@ the process, so verdicts do not depend on it either.
 from __future__ import annotations
 
 import os
+import pickle
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -70,6 +71,32 @@ def _check_file(task):
     return index, reports, None
 
 
+def _check_file_in_worker(task):
+    """:func:`_check_file` with the reports pickled here: a report may hold objects of classes
+    defined in the proof module, which the parent can unpickle only after importing it
+    (:func:`_unpickle`); ``None`` when they cannot be pickled at all."""
+    index, reports, error = _check_file(task)
+    try:
+        return index, pickle.dumps(reports), error
+    except Exception:  # noqa: BLE001 - the parent checks this file itself
+        return index, None, error
+
+
+def _unpickle(task, payload):
+    """The worker's reports, importing the proof module first when they need its classes;
+    the file is checked again in this process only when that fails too."""
+    if payload is not None:
+        try:
+            return pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - e.g. a class defined in the proof module
+            try:
+                load_file(Path(task[1]))
+                return pickle.loads(payload)
+            except Exception:  # noqa: BLE001
+                pass
+    return _check_file(task)[1]
+
+
 def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS,
               certify: bool = True, progress=None) -> CheckRun:
     """Check every derivation in ``paths`` (default: the proofs directory).
@@ -101,10 +128,11 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
         # largest files first: a rough cost order, so that no big file starts last
         order = sorted(tasks, key=lambda t: -Path(t[1]).stat().st_size)
         with mp.get_context(method).Pool(jobs, maxtasksperchild=None) as pool:
-            for n, result in enumerate(pool.imap_unordered(_check_file, order, chunksize=1), 1):
-                results[result[0]] = result
+            for n, (i, payload, error) in enumerate(
+                    pool.imap_unordered(_check_file_in_worker, order, chunksize=1), 1):
+                results[i] = (i, [] if error is not None else _unpickle(tasks[i], payload), error)
                 if progress is not None:
-                    progress(n, len(tasks), files[result[0]].name)
+                    progress(n, len(tasks), files[i].name)
     reports, errors, seen = [], [], {}
     for _, file_reports, error in results:
         if error is not None:

@@ -128,3 +128,24 @@ def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path):
     assert r.returncode == 0 and "built at import" in r.stdout
     r = symdp("latex", "plain_id", "--paths", str(tmp_path))
     assert r.returncode == 0 and "plain id" in r.stdout
+
+
+def test_check_in_workers_handles_classes_defined_in_a_proof_module(tmp_path):
+    # the reports of such a file hold instances of a class of the proof module itself, which
+    # the parent can unpickle only after importing that module (a traceback before the fix)
+    (tmp_path / "custom.py").write_text(
+        "import sympy as sp\n"
+        "from symdp.proof import Derivation, Step, Verdict\n"
+        "class Twice(sp.Function):\n"
+        "    def _eval_evalf(self, prec):\n"
+        "        return (2 * self.args[0])._eval_evalf(prec)\n"
+        "x = sp.Symbol('x')\n"
+        "derivation = Derivation('custom_function_in_a_proof', 'Twice(x) vs 2x', 'test',\n"
+        "    {x: sp.Interval(0, 1)}, (Step(Twice(x), '<=', 2 * x, 'definition'),\n"
+        "    Step(Twice(x), '<', x, 'false', expect=Verdict.REFUTED)), chained=False)\n")
+    (tmp_path / "other.py").write_text((ROOT / "proofs" / "fdp_gaussian_duality.py").read_text())
+    serial = symdp("check", str(tmp_path), "--jobs", "1")
+    parallel = symdp("check", str(tmp_path), "--jobs", "2")
+    assert parallel.returncode == serial.returncode == 0, parallel.stderr
+    assert parallel.stdout == serial.stdout and "Traceback" not in parallel.stderr
+    assert "custom_function_in_a_proof" in parallel.stdout and "REFUTED" in parallel.stdout
