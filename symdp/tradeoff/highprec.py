@@ -83,6 +83,9 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
 
     if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
         raise InvalidParameterError(f"dps must be an integer >= 1; got dps={dps!r}")
+    if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
+        raise InvalidParameterError(f"points must be a sequence of numbers in [0, 1]; got "
+                                    f"{type(points).__name__} {points!r}")
     exact = [_exact(v, i) for i, v in enumerate(points)]
     counts = {"arb": 0, "mpmath": 0}
     expr = f.expr(alpha)

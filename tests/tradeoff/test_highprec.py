@@ -85,6 +85,12 @@ def test_bad_points_raise_naming_alpha(bad):
         evaluate_many(Gaussian(1), [R(1, 2), bad])
 
 
+@pytest.mark.parametrize("points", [R(1, 2), "0.5", 0.5])
+def test_points_must_be_a_sequence(points):
+    with pytest.raises(InvalidParameterError, match="points must be a sequence"):
+        evaluate_many(Gaussian(1), points)
+
+
 def test_symbolic_parameters_and_bad_dps_are_rejected():
     with pytest.raises(InvalidParameterError, match="mu"):
         evaluate_many(Gaussian(sp.Symbol("mu", positive=True)), [R(1, 2)])
