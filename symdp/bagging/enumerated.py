@@ -38,6 +38,11 @@ def _size_latex(printer, n_, sign) -> str:
     return printer._print(n_ + sign)
 
 
+def _raised(latex: str, printer, exp) -> str:
+    """``latex`` raised to ``exp`` (SymPy's printer passes the exponent of a power here)."""
+    return latex if exp is None else f"\\left({latex}\\right)^{{{printer._print(exp)}}}"
+
+
 def _rational(value: Fraction) -> sp.Rational:
     return sp.Rational(value.numerator, value.denominator)
 
@@ -121,7 +126,7 @@ class _RegionCount(_BaggingEnumerated):
         s = (rf"\left|{self._letter}_{{{printer._print(region)}}}\right|"
              rf"_{{|D|={printer._print(n_)},\,|D'|={_size_latex(printer, n_, sign)},"
              rf"\,k={printer._print(k_)}}}")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class GammaCount(_RegionCount):
@@ -160,7 +165,7 @@ class _RegionProbability(_BaggingEnumerated):
         s = (rf"P\left[{self._map}({which}) \in {self._letter}_{{{printer._print(region)}}}\right]"
              rf"_{{|D|={printer._print(n_)},\,|D'|={_size_latex(printer, n_, sign)},"
              rf"\,k={printer._print(k_)}}}")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class GammaProbability(_RegionProbability):
@@ -225,7 +230,7 @@ class _HockeyStick(_PairQuantity):
         s = (rf"\mathcal{{H}}^{{{self._tag}}}_{{{_REGION_LATEX.get(region, printer._print(region))}}}"
              rf"\left({self._pair_latex(printer)};\ w=\frac{{{printer._print(num)}}}"
              rf"{{{printer._print(den)}}}\right)")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class HockeyStickWithReplacement(_HockeyStick):
@@ -260,7 +265,7 @@ class _TradeOff(_PairQuantity):
     def _latex(self, printer, exp=None):
         s = (rf"T^{{{self._tag}}}\left({self._pair_latex(printer)}\right)"
              rf"\left(\frac{{{printer._print(self.arg('a'))}}}{{{printer._print(self.arg('b'))}}}\right)")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class TradeOffWithReplacement(_TradeOff):
@@ -294,7 +299,7 @@ class _TotalVariation(_PairQuantity):
         neighbour = r"D\setminus\{x\}" if sign == -1 else r"D\cup\{y\}"
         s = (rf"\mathrm{{TV}}^{{{self._tag}}}\left(b(D), b(D'); D'={neighbour},\ n={printer._print(n_)},"
              rf"\ k={printer._print(k_)},\ N={printer._print(models)}\right)")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class TotalVariationWithReplacement(_TotalVariation):
@@ -335,7 +340,7 @@ class _WorstHockeyStick(_PairQuantity):
         s = (rf"\max_{{\text{{orderings}}}}\mathcal{{H}}^{{{self._tag}}}\left(n={printer._print(n_)},"
              rf"\ k={printer._print(k_)},\ N={printer._print(models)};\ w=\frac{{{printer._print(num)}}}"
              rf"{{{printer._print(den)}}}\right)")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class WorstHockeyStickWithReplacement(_WorstHockeyStick):
@@ -371,7 +376,7 @@ class _LeastTradeOff(_PairQuantity):
         n_, k_, models, a_, b_ = self.args
         s = (rf"\min_{{\text{{orderings}}}}T^{{{self._tag}}}_{{n={printer._print(n_)},\,k={printer._print(k_)},"
              rf"\,N={printer._print(models)}}}\left(\frac{{{printer._print(a_)}}}{{{printer._print(b_)}}}\right)")
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class LeastTradeOffWithReplacement(_LeastTradeOff):
@@ -420,7 +425,7 @@ class _LikelihoodRatio(_PairQuantity):
         op = r"\max" if self.arg("extreme") == 1 else r"\min"
         region = _REGION_LATEX.get(self.arg("region"), printer._print(self.arg("region")))
         s = rf"{op}_{{o\in\Gamma_{{{region}}}}}\frac{{P(o)}}{{Q(o)}}\left({self._pair_latex(printer)}\right)"
-        return f"\\left({s}\\right)^{{{printer._print(exp)}}}" if exp is not None else s
+        return _raised(s, printer, exp)
 
 
 class LikelihoodRatioWithReplacement(_LikelihoodRatio):
