@@ -70,13 +70,16 @@ def test_exact_values_and_input_types():
                 assert _agree(v, mpmath.mpf(e.p) / e.q, 40), (v, e)
 
 
-def test_laplace_agrees_with_its_closed_form_at_60_digits():
-    f = Laplace(2)
+def test_laplace_agrees_with_the_neyman_pearson_formula_at_60_digits():
+    # T(Lap(0, 1), Lap(mu, 1))(a), from the likelihood ratio test (Dong, Roth, Su, Sec. 2):
+    # 1 - e^mu a for a <= e^-mu / 2, e^-mu / (4a) for a <= 1/2, e^-mu (1 - a) after
+    mu = 2
     points = [R(1, 1000), R(1, 7), R(1, 2), R(5, 6)]
-    for a, v in zip(points, evaluate_many(f, points, 60)):
-        ref = sp.N(f.expr().subs(sp.Symbol("alpha", real=True), a), 80)
+    for a, v in zip(points, evaluate_many(Laplace(mu), points, 60)):
         with mpmath.workdps(80):
-            assert _agree(v, mpmath.mpf(str(ref)), 60)
+            x, e = mpmath.mpf(a.p) / a.q, mpmath.exp(mu)
+            ref = 1 - e * x if x <= 1 / (2 * e) else (1 / (4 * e * x) if x <= 0.5 else (1 - x) / e)
+            assert _agree(v, ref, 60), a
 
 
 @pytest.mark.parametrize("bad", [R(3, 2), -1, float("nan"), "x", None, sp.nan, sp.Symbol("a")])
