@@ -1,12 +1,12 @@
 """``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify] [--jobs N]
-[--durations N]``."""
+[--durations N] [--timeout SECONDS]``."""
 
 from __future__ import annotations
 
 import sys
 
 from ..proof.report import json_report, text_report
-from ..proof.runner import available_cores, check_all
+from ..proof.runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, available_cores, check_all
 
 
 def add_parser(subparsers):
@@ -26,6 +26,9 @@ def add_parser(subparsers):
                    "available core; 1 = no workers). The output does not depend on N.")
     p.add_argument("--durations", type=int, default=0, metavar="N",
                    help="after the summary, list the N slowest derivations with their seconds")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="stop a proof file (import and check) after this many seconds and "
+                   f"report it as a load error; default {DEFAULT_TIMEOUT:g}")
     return p
 
 
@@ -37,16 +40,15 @@ def run(args) -> int:
         raise ValueError(f"--durations must be >= 0; got --durations={args.durations}")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # also NaN
+        raise ValueError(f"--timeout must be in (0, {MAX_TIMEOUT:g}] seconds; "
+                         f"got --timeout={args.timeout:g}")
     show_progress = sys.stderr.isatty()
-
-    def progress(done, total, name):
-        if show_progress:
-            sys.stderr.write(f"\r[{done}/{total} files] {name[:60]:<60}")
-            sys.stderr.flush()
-
+    progress = progress_printer(show_progress)
     try:
         outcome = check_all(args.paths or None, jobs=args.jobs or available_cores(),
-                         only=args.only, dps=dps, certify=args.certify, progress=progress)
+                            only=args.only, dps=dps, certify=args.certify, progress=progress,
+                            timeout=args.timeout)
     finally:
         if show_progress:
             sys.stderr.write("\r" + " " * 80 + "\r")
@@ -63,6 +65,26 @@ def run(args) -> int:
             print(_durations(reports, args.durations))
     ok = all(r.ok for r in reports) and not errors
     return 0 if ok else 1
+
+
+def progress_printer(terminal: bool, *, every: float = 10.0):
+    """``progress(done, total, name)``: on a terminal one line rewritten in place; in a pipe
+    (CI, a log) a line at most every ``every`` seconds, so a long run shows it is alive
+    while a short one prints nothing."""
+    import time
+
+    last = [time.monotonic()]
+
+    def progress(done, total, name):
+        if terminal:
+            sys.stderr.write(f"\r[{done}/{total} files] {name[:60]:<60}")
+            sys.stderr.flush()
+        elif done < total and time.monotonic() - last[0] >= every:
+            last[0] = time.monotonic()
+            sys.stderr.write(f"symdp check: {done}/{total} files done (last: {name})\n")
+            sys.stderr.flush()
+
+    return progress
 
 
 def _durations(reports, count: int) -> str:

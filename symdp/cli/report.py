@@ -58,10 +58,9 @@ def run(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
 
-    def progress(i, n, name):
-        if show_progress:
-            sys.stderr.write(f"\r[{i}/{n} files] {name[:60]:<60}")
-            sys.stderr.flush()
+    from .check import progress_printer
+
+    progress = progress_printer(show_progress)  # in a pipe: a line now and then
 
     try:
         out = write_report(args.out, paths=args.paths or None, only=args.only, dps=dps,
