@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from ..files import atomic_write, output_file
 from ..proof.report import json_report, text_report
 from ..proof.runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, available_cores, check_all
 
@@ -43,6 +44,8 @@ def run(args) -> int:
     if not 0 < args.timeout <= MAX_TIMEOUT:  # also NaN
         raise ValueError(f"--timeout must be in (0, {MAX_TIMEOUT:g}] seconds; "
                          f"got --timeout={args.timeout:g}")
+    if args.json is not None and args.json != "-":
+        output_file("--json", args.json)  # before any work: a regular file or a new one
     show_progress = sys.stderr.isatty()
     progress = progress_printer(show_progress)
     try:
@@ -53,12 +56,12 @@ def run(args) -> int:
         if show_progress:
             sys.stderr.write("\r" + " " * 80 + "\r")
     reports, errors = list(outcome.reports), list(outcome.errors)
-    if args.json:
+    if args.json is not None:
         text = json_report(reports, errors, dps=dps)
         if args.json == "-":
             sys.stdout.write(text + "\n")
         else:
-            _write_atomically(args.json, text + "\n")
+            atomic_write("--json", args.json, text + "\n")
     if args.json != "-":
         print(text_report(reports, errors, verbose=args.verbose))
         if args.durations:
@@ -96,17 +99,3 @@ def _durations(reports, count: int) -> str:
     width = max((len(r.derivation.id) for r in slowest), default=0)
     lines += [f"  {r.seconds:7.2f} s  {r.derivation.id:<{width}}  {r.source}" for r in slowest]
     return "\n".join(lines)
-
-
-def _write_atomically(path, text):
-    import os
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".symdp-", suffix=".json")
-    except OSError as exc:
-        raise ValueError(f"cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)

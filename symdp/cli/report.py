@@ -44,8 +44,10 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from ..files import output_directory
     from ..report import LatexCompileError, write_report
 
+    output_directory("--out", args.out)  # not "" (the current folder), not a file
     if args.from_json is not None:
         return _run_from_json(args)
     if args.dps is None:
