@@ -89,7 +89,8 @@ def output_directory(name: str, path) -> Path:
     try:
         if p.exists() and not p.is_dir():
             raise InvalidParameterError(
-                f"{name} must be a directory, not {_kind(p.stat().st_mode)}; got {name}={text!r}")
+                f"cannot write to output directory {text!r}: it is {_kind(p.stat().st_mode)}, "
+                f"and {name} must be a directory")
     except OSError as exc:
         raise InvalidParameterError(f"{name}: cannot use {text!r}: "
                                     f"{exc.strerror or type(exc).__name__}") from None

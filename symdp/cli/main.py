@@ -46,6 +46,7 @@ def main(argv=None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return 2
+    restore = _exit_cleanly_on_sigterm()
     try:
         return int(args._run(args))
     except (SymdpError, ValueError) as exc:
@@ -57,6 +58,25 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        restore()
+
+
+def _exit_cleanly_on_sigterm():
+    """Make SIGTERM (``kill``, a CI timeout) raise SystemExit(143) so that ``finally`` blocks
+    run: temporary build directories are removed and worker processes stopped.  Returns a
+    function that puts the previous handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ def test_report_out_must_be_a_directory_path(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []  # nothing written into the current folder
     (tmp_path / "file").write_text("x")
     one_line_exit_2(capsys, ["report", GOOD, "--out", "file", "--no-check", "--no-figures"],
-                    "--out", "must be a directory")
+                    "--out", "cannot write to output directory", "a regular file")
 
 
 def test_report_tex_has_the_usual_mode(tmp_path, capsys, umask022):
