@@ -7,7 +7,9 @@ import sys
 
 from ..files import atomic_write, output_file
 from ..proof.report import json_report, text_report
-from ..proof.runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, available_cores, check_all
+from ..proof.runner import (DEFAULT_TIMEOUT, MAX_CHECK_DPS, MAX_TIMEOUT, available_cores,
+                            check_all)
+
 
 
 def add_parser(subparsers):
@@ -34,8 +36,8 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    if args.dps < 30:
-        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_CHECK_DPS:  # the cascade confirms at twice this precision
+        raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
     if args.durations < 0:
         raise ValueError(f"--durations must be >= 0; got --durations={args.durations}")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+from ..proof.runner import MAX_CHECK_DPS
+
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
@@ -52,8 +54,8 @@ def run(args) -> int:
         return _run_from_json(args)
     if args.dps is None:
         args.dps = 60
-    if args.dps < 30:
-        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_CHECK_DPS:  # the cascade confirms at twice this precision
+        raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
     show_progress = sys.stderr.isatty()
 

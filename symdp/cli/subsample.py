@@ -50,13 +50,57 @@ def add_parser(subparsers):
                    help="epsilon values for the privacy profile (default: 0 0.5 1 2, and eps' "
                         "for (eps, delta))")
     p.add_argument("--dps", type=int, default=30, metavar="N",
-                   help="significant digits of the printed numbers (>= 30; default 30)")
+                   help=f"significant digits of the printed numbers (30 to {MAX_DPS}; default 30)")
     p.add_argument("--json", action="store_true", help="write the results as JSON on stdout")
     return p
 
 
-def _decimal(expr, dps: int) -> str:
-    """A decimal string with ``dps`` significant digits, computed at ``dps + 15`` digits."""
+#: the largest --eps, --mu and --at accepted: beyond them e^eps has thousands of digits and
+#: the closed forms take minutes (eps = 10^6 took 61 s); the smallest positive values are
+#: bounded by the number syntax (1e-1000)
+MAX_PARAMETER = 10_000
+#: the most significant digits printed (--dps)
+MAX_DPS = 10_000
+
+
+def _decimal(expr, dps: int, at: dict | None = None) -> str:
+    """``expr`` (its symbols set to the exact values ``at``) as a decimal string with ``dps``
+    significant digits.
+
+    By ball arithmetic (:mod:`symdp.certified`) at increasing precision until the ball's
+    relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed (SymPy's
+    ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does not
+    support goes through ``sympy.N`` at ``dps + 15`` digits.
+    """
+    from ..certified.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
+    from ..certified.evaluate import UnsupportedExpression, compile_ball
+
+    at = dict(at or {})
+    inexact = {s: v for s, v in at.items() if not (v.is_Rational or v.is_Float)}
+    if inexact:  # e.g. eps' = log(1 - p + p e^eps): a constant of the expression
+        expr = expr.xreplace(inexact)
+        at = {s: v for s, v in at.items() if s not in inexact}
+    fn = None
+    if UNAVAILABLE is None:
+        try:
+            fn = compile_ball(expr, tuple(at))
+        except UnsupportedExpression:
+            fn = None
+    if fn is not None:
+        bits, limit = digits_to_bits(dps + 15), digits_to_bits(dps + 15 + 4 * 1000)
+        while bits <= limit:
+            with working_bits(bits):
+                ball = fn({s: point_ball(v) for s, v in at.items()})
+            if ball.is_finite() and ball.is_zero():
+                return "0." + "0" * dps
+            if ball.is_finite() and ball.rel_accuracy_bits() >= digits_to_bits(dps) + 4:
+                man, exp = ball.mid().man_exp()
+                value = sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
+                return sp.Float(value, dps).__str__()
+            bits *= 2
+        raise InvalidParameterError(f"could not evaluate {sp.sstr(expr)[:80]} to {dps} digits "
+                                    f"within {limit} bits of working precision")
+    expr = expr.subs(at) if at else expr
     with mpmath.workdps(dps + 15):
         value = sp.N(expr, dps + 15)
     if value.is_zero:
@@ -66,14 +110,24 @@ def _decimal(expr, dps: int) -> str:
     return sp.Float(value, dps).__str__()
 
 
+def _bounded(name: str, text):
+    """``text`` as an exact number in [0, :data:`MAX_PARAMETER`]."""
+    value = nonnegative(name, text)
+    if value.is_number and value > MAX_PARAMETER:
+        raise InvalidParameterError(
+            f"{name} must be <= {MAX_PARAMETER} (symdp subsample's limit: beyond it e^eps has "
+            f"thousands of digits); got {name}={str(text).strip()}")
+    return value
+
+
 def _family(args):
     if args.mu is not None:
         if args.eps is not None or args.delta is not None:
             raise InvalidParameterError("give either --mu or --eps with --delta, not both")
-        return "gaussian", Gaussian(args.mu)
+        return "gaussian", Gaussian(_bounded("--mu", args.mu))
     if args.eps is None or args.delta is None:
         raise InvalidParameterError("give --eps and --delta (an (eps, delta)-DP mechanism) or --mu")
-    return "eps_delta", EpsDelta(args.eps, args.delta)
+    return "eps_delta", EpsDelta(_bounded("--eps", args.eps), args.delta)
 
 
 def compute(family: str, f, p, at, dps: int) -> dict:
@@ -106,8 +160,7 @@ def compute(family: str, f, p, at, dps: int) -> dict:
     profile = C.privacy_profile(e)
     points = []
     for value in at:
-        with mpmath.workdps(dps + 15):
-            points.append({"eps": _decimal(value, dps), "delta": _decimal(profile.subs(e, value), dps)})
+        points.append({"eps": _decimal(value, dps), "delta": _decimal(profile, dps, {e: value})})
     result["profile"] = points
     expr = C.expr(alpha)
     result["closed_form"] = sp.sstr(expr)
@@ -116,12 +169,12 @@ def compute(family: str, f, p, at, dps: int) -> dict:
 
 
 def run(args) -> int:
-    if args.dps < 30:
-        raise InvalidParameterError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_DPS:
+        raise InvalidParameterError(f"--dps must be in [30, {MAX_DPS}]; got --dps={args.dps}")
     family, f = _family(args)
     p = probability("p", args.p)
     if args.at:
-        at = [nonnegative("eps", v) for v in args.at]
+        at = [_bounded("--at", v) for v in args.at]
     else:
         at = [to_exact("eps", v) for v in DEFAULT_AT]
         if family == "eps_delta":

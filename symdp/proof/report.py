@@ -168,7 +168,7 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
             lines.append(f"  {rep.derivation.id}, step {i + 1} [{status}]: {step.note or step.rule}")
             if r.counterexample:
                 cx = r.counterexample
-                point = ", ".join(f"{k}={v}" for k, v in cx.point.items())
+                point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"
                 lines.append(f"    counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}")
     for e in errors:
         lines.append(f"LOAD ERROR {e.path}: {e.error}")

@@ -33,13 +33,16 @@ from .check import DEFAULT_DPS, DerivationReport, check_derivation
 from .loader import (LoadError, default_proofs_dir, files_naming, load_error, load_file,
                      proof_files)
 
-__all__ = ["CheckRun", "DEFAULT_TIMEOUT", "MAX_TIMEOUT", "available_cores", "check_all"]
+__all__ = ["CheckRun", "DEFAULT_TIMEOUT", "MAX_CHECK_DPS", "MAX_TIMEOUT", "available_cores", "check_all"]
 
 #: seconds a worker may spend on one proof file (import and check) before it is stopped;
 #: the slowest file of proofs/ takes about 20 s on one core of a busy machine
 DEFAULT_TIMEOUT = 300.0
 #: the largest ``timeout`` accepted (one day)
 MAX_TIMEOUT = 86_400.0
+#: the largest ``--dps`` of symdp check, report and step (the numeric stage confirms a
+#: failure at twice the precision; beyond this a step takes minutes)
+MAX_CHECK_DPS = 1000
 
 
 @dataclass(frozen=True)
