@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 
 #: the exit code of an unexpected exception (a bug in symdp)
 INTERNAL_ERROR = 3

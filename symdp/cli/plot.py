@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..validation import to_exact
+from ..core.errors import InvalidParameterError
+from ..core.validation import to_exact
 
 KINDS = ("tradeoff", "subsample", "profile", "bagging")
 #: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes

@@ -46,7 +46,7 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from ..files import output_directory
+    from ..core.files import output_directory
     from ..report import LatexCompileError, write_report
 
     output_directory("--out", args.out)  # not "" (the current folder), not a file

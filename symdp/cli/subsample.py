@@ -29,10 +29,10 @@ import sys
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from ..tradeoff.base import alpha
 from ..tradeoff.families import EpsDelta, Gaussian
-from ..validation import nonnegative, probability, to_exact
+from ..core.validation import nonnegative, probability, to_exact
 
 DEFAULT_AT = ("0", "0.5", "1", "2")
 
@@ -67,13 +67,13 @@ def _decimal(expr, dps: int, at: dict | None = None) -> str:
     """``expr`` (its symbols set to the exact values ``at``) as a decimal string with ``dps``
     significant digits.
 
-    By ball arithmetic (:mod:`symdp.certified`) at increasing precision until the ball's
+    By ball arithmetic (:mod:`symdp.numeric.ball_compiler`) at increasing precision until the ball's
     relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed (SymPy's
     ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does not
     support goes through ``sympy.N`` at ``dps + 15`` digits.
     """
-    from ..certified.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
-    from ..certified.evaluate import UnsupportedExpression, compile_ball
+    from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
+    from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 
     at = dict(at or {})
     inexact = {s: v for s, v in at.items() if not (v.is_Rational or v.is_Float)}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InvalidParameterError
-from ..files import atomic_path, output_file
+from ..core.errors import InvalidParameterError
+from ..core.files import atomic_path, output_file
 
 FORMATS = (".png", ".pdf")
 
@@ -37,7 +37,7 @@ def check_path(path, name: str = "--out") -> Path:
 
 def save_figure(fig, path) -> Path:
     """Write ``fig`` to ``path`` (PNG or PDF by its suffix), atomically: the file appears only
-    once complete, with mode 0666 & ~umask (:mod:`symdp.files`).  PDF metadata carry no
+    once complete, with mode 0666 & ~umask (:mod:`symdp.core.files`).  PDF metadata carry no
     date, so output is reproducible."""
     p = check_path(path)
     metadata = {"CreationDate": None} if p.suffix.lower() == ".pdf" else None

@@ -15,7 +15,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .derivation import Derivation
 
 
@@ -55,7 +55,7 @@ def default_proofs_dir() -> Path:
 def proof_files(paths) -> list[Path]:
     """The proof files named by ``paths``: ``.py`` files, and the ``*.py`` files of directories
     (not those starting with ``_``).  A missing path, a file that is not ``.py`` and a
-    directory without proof files raise :class:`~symdp.errors.InvalidParameterError`."""
+    directory without proof files raise :class:`~symdp.core.errors.InvalidParameterError`."""
     files = []
     for p in paths:
         p = Path(p)

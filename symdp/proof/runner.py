@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .check import DEFAULT_DPS, DerivationReport, check_derivation
 from .loader import (LoadError, default_proofs_dir, files_naming, load_error, load_file,
                      proof_files)
@@ -203,7 +203,7 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
     file; ``None`` for no limit).  ``isolate=False`` checks in this process (``jobs`` and
     ``timeout`` are then unused).  ``only``: derivation ids to check; the files whose text
     names them are loaded first, and every file only when some id is not found there (an
-    id found in no file raises :class:`~symdp.errors.InvalidParameterError`).
+    id found in no file raises :class:`~symdp.core.errors.InvalidParameterError`).
     ``progress(done, total, name)`` is called as each file finishes.  A derivation id
     defined twice is reported as a load error of the later file, as
     :func:`~symdp.proof.loader.load_derivations` does.

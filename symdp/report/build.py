@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 from ..proof.check import DEFAULT_DPS
 from ..proof.loader import load_derivations
 from ..proof.runner import check_all
@@ -54,7 +54,7 @@ class ReportOutput:
 
 
 def _prepare(out_dir) -> tuple[Path, Path]:
-    from ..files import output_directory
+    from ..core.files import output_directory
 
     out = output_directory("out_dir", out_dir)
     try:

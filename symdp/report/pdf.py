@@ -18,7 +18,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 
 __all__ = ["PdfLatexNotFoundError", "LatexCompileError", "compile_pdf", "first_latex_error",
            "pdflatex_path", "require_pdflatex"]

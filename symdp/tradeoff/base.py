@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..special import Phi, PhiInv
-from ..validation import expression_or_number, precision
+from ..core.errors import InvalidParameterError
+from ..core.special import Phi, PhiInv
+from ..core.validation import expression_or_number, precision
 from .numeric import decreasing_inverse, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
 
@@ -269,7 +269,7 @@ class InverseAt(sp.Expr):
 
 
 def _check_alpha(x):
-    from ..validation import to_exact
+    from ..core.validation import to_exact
 
     x = to_exact("alpha", x) if not isinstance(x, sp.Basic) else x
     if x.is_number:

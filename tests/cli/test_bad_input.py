@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from symdp.cli.main import main
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 from symdp.proof import Derivation, Step, Verdict, check_derivation
 from symdp.tradeoff import EpsDelta, Gaussian, Laplace
 
@@ -150,7 +150,7 @@ def test_privacy_profile_at_a_number_is_the_definition():
 
 
 def test_unknown_relations_are_refused_not_guessed():
-    from symdp.errors import DerivationError
+    from symdp.core.errors import DerivationError
 
     for rel in ("=>", "=<", "~", "!="):
         with pytest.raises(DerivationError, match="relation must be one of"):

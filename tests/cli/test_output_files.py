@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from symdp.cli.main import main
-from symdp.errors import InvalidParameterError
-from symdp.files import atomic_write, output_file
+from symdp.core.errors import InvalidParameterError
+from symdp.core.files import atomic_write, output_file
 
 GOOD = str(Path(__file__).resolve().parent / "fixtures" / "good_step.py")
 
@@ -96,7 +96,7 @@ def test_new_file_mode_follows_the_umask(tmp_path):
 
 
 def test_an_error_while_writing_leaves_the_old_file_and_no_temporary_file(tmp_path):
-    from symdp.files import atomic_path
+    from symdp.core.files import atomic_path
 
     target = tmp_path / "r.json"
     target.write_text("old")

@@ -22,7 +22,7 @@ from symdp.cli.main import main
 from symdp.proof import Derivation, Step
 from symdp.proof.check import check_derivation
 from symdp.proof.loader import load_file
-from symdp.proof.report import json_report
+from symdp.report.check_output import json_report
 from symdp.report import from_json
 from symdp.report.safe_latex import UnsafeLatexError, check_formula_latex
 from symdp.report.views import view_of_derivation

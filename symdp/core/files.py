@@ -6,7 +6,7 @@ through :func:`output_file` before any work and :func:`atomic_write` (or
 
 * the path must be non-empty and name a regular file or a file that does not exist yet in
   an existing directory; a directory, a device (``/dev/full``), a FIFO or a socket is
-  refused with :class:`~symdp.errors.InvalidParameterError` naming the option -- a
+  refused with :class:`~symdp.core.errors.InvalidParameterError` naming the option -- a
   device is never replaced by a file;
 * a symbolic link is written *through*: the file it points to is replaced, the link stays
   (a link to nothing, or to something that is not a regular file, is refused);
