@@ -13,6 +13,7 @@ import mpmath
 import sympy as sp
 
 from ..core.validation import expression_or_number, precision, probability
+from ..numeric.digits import with_digits
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
@@ -191,8 +192,7 @@ class ConvexEnvelope(TradeOff):
         dps = 15 if dps is None else precision("dps", dps)
         with mpmath.workdps(dps + 15):
             value = envelope_value(self.base, to_mpf(sp.sympify(x)))
-        with mpmath.workdps(dps):
-            return +value
+        return with_digits(value, dps)
 
     def _latex_name(self, printer):
         return r"\left(%s\right)^{**}" % printer._print(self.base)
