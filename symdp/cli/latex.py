@@ -6,7 +6,8 @@ import sympy as sp
 
 from ..formulas import formula, names
 from ..proof.latex import derivation_latex
-from ..proof.loader import default_proofs_dir, load_derivations, load_file, proof_files
+from ..proof.loader import (default_proofs_dir, derivation_ids, files_naming, load_file,
+                            proof_files)
 
 
 def add_parser(subparsers):
@@ -20,14 +21,17 @@ def add_parser(subparsers):
 
 def run(args) -> int:
     if args.list:
-        loaded, _ = load_derivations(args.paths)
-        for _, d in loaded:
-            print(f"derivation  {d.id}")
+        # the ids, importing only the proof files that changed since the last listing
+        files = proof_files(args.paths or [default_proofs_dir()])
+        for ids in derivation_ids(files).values():
+            for ident in ids:
+                print(f"derivation  {ident}")
         for name in names():
             print(f"formula     {name}")
         return 0
     if not args.id:
-        raise ValueError("give a derivation id or a formula name (symdp latex --list)")
+        raise ValueError(f"give a derivation id or a formula name as ID (symdp latex --list); "
+                         f"got ID={args.id!r}")
     if args.id in names():
         _, expr = formula(args.id)
         print(sp.latex(expr))
@@ -36,28 +40,31 @@ def run(args) -> int:
     if found is not None:
         print(derivation_latex(found))
         return 0
-    raise ValueError(f"unknown derivation or formula id {args.id!r} (symdp latex --list)")
+    raise ValueError(f"unknown derivation or formula id: ID={args.id!r} (symdp latex --list)")
 
 
 def _find_derivation(ident: str, paths):
     """The derivation ``ident``: files whose text names it are imported first (a proof module
-    may derive closed forms at import; most lookups then import one file, not all)."""
+    may derive closed forms at import; most lookups then import one file, not all), then the
+    file the id index (:func:`~symdp.proof.loader.derivation_ids`) says defines it."""
     files = proof_files(paths or [default_proofs_dir()])
+    likely = files_naming(files, {ident})
+    indexed = [f for f, ids in derivation_ids([f for f in files if f not in likely]).items()
+               if ident in ids] if not _defines(likely, ident) else []
+    for f in likely + indexed:
+        found = _defines([f], ident)
+        if found is not None:
+            return found
+    return None
 
-    def names_it(f):
+
+def _defines(files, ident):
+    for f in files:
         try:
-            return ident in f.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return False
-
-    likely = [f for f in files if names_it(f)]
-    for group in (likely, [f for f in files if f not in likely]):
-        for f in group:
-            try:
-                derivations = load_file(f)
-            except Exception:  # noqa: BLE001 - a broken file is reported by symdp check
-                continue
-            for d in derivations:
-                if d.id == ident:
-                    return d
+            derivations = load_file(f)
+        except (Exception, SystemExit):  # noqa: BLE001 - a broken file is reported by symdp check
+            continue
+        for d in derivations:
+            if d.id == ident:
+                return d
     return None

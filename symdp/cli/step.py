@@ -121,14 +121,22 @@ def _box_range(text, names, args):
     return Range(symbol, r.lo, r.hi, integer=symbol.name in args.integer or r.integer)
 
 
+def _named(name, parse, text, **kwargs):
+    """``parse(text)``, a ParseError naming the argument it came from."""
+    try:
+        return parse(text, **kwargs)
+    except ParseError as exc:
+        raise ParseError(f"{name}: {exc}") from None
+
+
 def run(args) -> int:
     from ..parsing import parse_assumptions, parse_formula
 
     rel = _LATEX_RELATIONS.get(args.relation.strip(), args.relation) if args.latex else args.relation
     relation = normalise_relation(rel)
-    lhs = parse_formula(args.lhs, latex=args.latex)
-    rhs = parse_formula(args.rhs, latex=args.latex)
-    assumptions = parse_assumptions(args.assume, latex=args.latex)
+    lhs = _named("LHS", parse_formula, args.lhs, latex=args.latex)
+    rhs = _named("RHS", parse_formula, args.rhs, latex=args.latex)
+    assumptions = _named("--assume", parse_assumptions, args.assume, latex=args.latex)
     names = {s.name: s for s in lhs.free_symbols | rhs.free_symbols}
     for a in assumptions:
         for s in a.free_symbols:

@@ -98,8 +98,16 @@ def _decimal(expr, dps: int, at: dict | None = None) -> str:
                 value = sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
                 return sp.Float(value, dps).__str__()
             bits *= 2
+        # a ball around 0 never reaches a relative accuracy: is the value exactly 0?
+        try:
+            exact = sp.simplify(expr.xreplace(at)) if at else sp.simplify(expr)
+        except (TypeError, ValueError):  # e.g. SymPy comparing a tiny power to 1
+            exact = None
+        if exact is not None and exact.is_zero:
+            return "0." + "0" * dps
         raise InvalidParameterError(f"could not evaluate {sp.sstr(expr)[:80]} to {dps} digits "
-                                    f"within {limit} bits of working precision")
+                                    f"(--dps) within the limit of {limit} bits of working "
+                                    "precision")
     expr = expr.subs(at) if at else expr
     with mpmath.workdps(dps + 15):
         value = sp.N(expr, dps + 15)

@@ -131,3 +131,87 @@ def load_derivations(paths=None) -> tuple[list[tuple[str, Derivation]], list[Loa
             seen[d.id] = str(f)
             loaded.append((str(f), d))
     return loaded, errors
+
+
+# --------------------------------------------------------------------------- id index
+
+INDEX_NAME = "symdp-ids.json"
+
+
+def _index_key(f: Path) -> str:
+    from .. import __version__
+
+    st = f.stat()
+    return f"{__version__}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _index_path(directory: Path) -> Path:
+    return directory / "__pycache__" / INDEX_NAME
+
+
+def _read_index(directory: Path) -> dict:
+    import json
+
+    try:
+        data = json.loads(_index_path(directory).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_index(directory: Path, data: dict) -> None:
+    """Best effort: a cache that cannot be written is simply not written."""
+    import json
+    import os
+    import tempfile
+
+    target = _index_path(directory)
+    try:
+        target.parent.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".symdp-ids-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=0, sort_keys=True)
+        os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def cached_ids(f: Path) -> list[str] | None:
+    """The derivation ids of proof file ``f`` recorded by :func:`derivation_ids`, or None
+    when the file changed since (or was never indexed)."""
+    f = Path(f)
+    entry = _read_index(f.resolve().parent).get(f.name)
+    try:
+        if isinstance(entry, dict) and entry.get("key") == _index_key(f):
+            return list(entry.get("ids", ()))
+    except OSError:
+        return None
+    return None
+
+
+def derivation_ids(files) -> dict[Path, list[str]]:
+    """``{file: [derivation ids]}`` without importing the files that did not change since the
+    last call: the ids are cached in ``__pycache__/symdp-ids.json`` beside the files, keyed
+    by the file's size and modification time (and symdp's version).  A file that fails to
+    load has no ids (``symdp check`` reports why)."""
+    out, by_dir = {}, {}
+    for f in files:
+        f = Path(f)
+        by_dir.setdefault(f.resolve().parent, []).append(f)
+    for directory, group in by_dir.items():
+        index, changed = _read_index(directory), False
+        for f in group:
+            key = _index_key(f)
+            entry = index.get(f.name)
+            if not (isinstance(entry, dict) and entry.get("key") == key):
+                try:
+                    ids = [d.id for d in load_file(f)]
+                except (Exception, SystemExit):  # noqa: BLE001 - reported by symdp check
+                    ids = []
+                entry = index[f.name] = {"key": key, "ids": ids}
+                changed = True
+            out[f] = list(entry["ids"])
+        if changed:
+            _write_index(directory, index)
+    return out
+

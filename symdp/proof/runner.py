@@ -30,8 +30,8 @@ from pathlib import Path
 
 from ..core.errors import InvalidParameterError
 from .check import DEFAULT_DPS, DerivationReport, check_derivation
-from .loader import (LoadError, default_proofs_dir, files_naming, load_error, load_file,
-                     proof_files)
+from .loader import (LoadError, cached_ids, default_proofs_dir, files_naming, load_error,
+                     load_file, proof_files)
 
 __all__ = ["CheckRun", "DEFAULT_TIMEOUT", "MAX_CHECK_DPS", "MAX_TIMEOUT", "available_cores", "check_all"]
 
@@ -221,8 +221,10 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
                                     f"got timeout={timeout!r}")
     only_set = frozenset(only) if only else None
     if only_set is not None:
-        # most ids are written in the file that defines them: load those files first
+        # most ids are written in the file that defines them, others are in the id index of
+        # an earlier `symdp latex --list` (symdp.proof.loader.derivation_ids): load those first
         likely = files_naming(files, only_set)
+        likely = [f for f in files if f in likely or set(cached_ids(f) or ()) & only_set]
         run = _check_files(likely, only_set, jobs, dps, certify, progress, timeout, isolate)
         if only_set <= {r.derivation.id for r in run.reports}:
             return run
@@ -257,6 +259,6 @@ def _check_files(files, only_set, jobs, dps, certify, progress, timeout, isolate
     if only_set is not None and total_files is not None:
         missing = sorted(only_set - set(seen))
         if missing:
-            raise InvalidParameterError(f"unknown derivation id {missing[0]!r} (not defined in "
-                                        f"the {total_files} proof file(s) checked)")
+            raise InvalidParameterError(f"only: unknown derivation id {missing[0]!r} (not "
+                                        f"defined in the {total_files} proof file(s) checked)")
     return CheckRun(tuple(reports), tuple(errors))
