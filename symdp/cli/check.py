@@ -14,7 +14,9 @@ from ..report.check_output import json_report, text_report
 def add_parser(subparsers):
     p = subparsers.add_parser("check", help="check every derivation in proofs/ (or the given files)",
                               description="Check derivations step by step; exit 0 when every "
-                              "verdict matches its expectation, 1 otherwise, 2 on usage errors.")
+                              "verdict matches its expectation, 1 otherwise, 2 on usage errors. "
+                              "Writing your own proof file (every field, a worked example): "
+                              "docs/writing-proofs.md.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="proof files or directories (default: proofs/)")
     p.add_argument("--dps", type=int, default=60, metavar="N",
                    help="higher working precision in digits (the lower is max(15, N/2)); default 60")
