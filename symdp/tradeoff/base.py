@@ -153,7 +153,13 @@ class TradeOff(sp.Basic):
 
     def conjugate(self, y) -> sp.Expr:
         r"""The convex conjugate :math:`f^*(y) = \sup_{0 \le x \le 1} (yx - f(x))`."""
-        return conjugate(self, expression_or_number("y", y))
+        y = expression_or_number("y", y)
+        value = conjugate(self, y)
+        if y.is_number and (value.has(sp.zoo) or value.has(sp.nan)):
+            # y is where a smooth piece's slope tends to (G_mu at y = 0: the stationary point
+            # runs to x = 1): the closed form is undefined there, the sup is at an end point
+            value = _conjugate_at_ends(self, y)
+        return value
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
@@ -367,6 +373,19 @@ def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
     last = parts[-1]
     branches.append((y * sp.S.One - last.at(sp.S.One), True))
     return sp.Piecewise(*branches)
+
+
+def _conjugate_at_ends(f: TradeOff, y) -> sp.Expr:
+    r""":math:`\max_x (yx - f(x))` over the end points of ``f``'s pieces: :math:`f^*(y)` at a
+    number ``y`` where the stationary point of a piece reaches its end (the conjugate is
+    continuous there, so the supremum is attained at that end)."""
+    candidates = []
+    for p in f.pieces():
+        for x in (p.lo, p.hi):
+            value = sp.simplify(y * x - p.at(x))
+            if value.is_finite:
+                candidates.append(value)
+    return sp.Max(*candidates)
 
 
 def privacy_profile(f: TradeOff, eps=varepsilon) -> sp.Expr:

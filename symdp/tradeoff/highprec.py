@@ -63,7 +63,9 @@ def _exact(value, index: int) -> sp.Rational:
         raise InvalidParameterError(f"alpha[{index}] must be a real number in [0, 1]; got "
                                     f"{type(value).__name__} {value!r}")
     if not v.is_Rational or v < 0 or v > 1:
-        raise InvalidParameterError(f"alpha must be a number in [0, 1]; got alpha[{index}]={v}")
+        small = not v.is_Rational or max(abs(v.p), v.q).bit_length() < 3000
+        raise InvalidParameterError(f"alpha must be a number in [0, 1]; got alpha[{index}]="
+                                    + (f"{v}" if small else "a number of over 900 digits"))
     return v
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzz_harness import FUZZ, HOSTILE_NUMBERS, count, formulas, names_the_parameter
-from symdp import EpsDelta, Gaussian, InvalidParameterError, Laplace, subsample
+from symdp import EpsDelta, Gaussian, Identity, InvalidParameterError, Laplace, subsample
 from symdp.bagging.schemes import Bagging, Sampling
 from symdp.core.errors import DerivationError, ParseError
 from symdp.core.validation import to_exact
@@ -89,6 +89,9 @@ def test_subsample(p):
     except InvalidParameterError as exc:
         one_line(exc, ["p"])
         return
+    if not hasattr(C, "p"):   # C_0(f) = Id (Def. 4.1 with p = 0)
+        assert to_exact("p", p) == 0 and C == Identity()
+        return
     kept_exactly(C.p, p)
 
 
@@ -116,7 +119,7 @@ def test_evaluate(x, dps):
     except InvalidParameterError as exc:
         one_line(exc, ["alpha", "x", "dps"])
         return
-    a = to_exact("x", x)
+    a = sp.Rational(to_exact("x", x))   # a Float by its exact binary value
     digits = 15 if dps is None else int(dps)
     with mpmath.workdps(digits + 30):
         v = mpmath.mpf(sp.N(value, digits + 20)) if isinstance(value, sp.Basic) else \
