@@ -114,16 +114,60 @@ def derivation_dict(report) -> dict:
     }
 
 
-def summary(reports, errors) -> dict:
-    verdicts = Counter(r.verdict.value for rep in reports for r in rep.steps)
-    mismatches = sum(1 for rep in reports for r in rep.steps if not r.matches_expectation)
-    findings = sum(1 for rep in reports for r in rep.steps if r.is_finding)
+def summary(reports, errors, *, require_proof: bool = False) -> dict:
+    """Counts over the checked steps of ``reports`` (anything with ``.steps``, a tuple of
+    :class:`~symdp.proof.verdict.StepResult`): by verdict, and by scope -- how many hold for
+    every parameter value, hold only under unproved hypotheses, were checked at points only
+    -- the findings and how many reproduce, the mismatches and the load errors.
+
+    ``require_proof`` (``symdp check --require-proof``): a step expected to hold that does
+    not hold everywhere is not ``ok`` (``not_proved`` counts them)."""
+    results = [r for rep in reports for r in rep.steps]
+    verdicts = Counter(r.verdict.value for r in results)
+    mismatches = sum(1 for r in results if not r.matches_expectation)
+    findings = [r for r in results if r.is_finding]
+    not_proved = sum(1 for r in results if r.matches_expectation and not r.meets(require_proof=True))
     return {
-        "derivations": len(reports), "steps": sum(len(rep.steps) for rep in reports),
+        "derivations": len(reports), "steps": len(results),
         "verdicts": {v.value: verdicts.get(v.value, 0) for v in Verdict},
-        "findings": findings, "mismatches": mismatches, "load_errors": len(errors),
-        "ok": mismatches == 0 and not errors,
+        "holds_everywhere": sum(1 for r in results if r.holds_everywhere),
+        "under_hypotheses": sum(1 for r in results if r.under_hypotheses),
+        "evidence_only": sum(1 for r in results if r.evidence_only),
+        "findings": len(findings),
+        "findings_reproduced": sum(1 for r in findings if r.matches_expectation),
+        "mismatches": mismatches, "load_errors": len(errors),
+        "not_proved": not_proved, "require_proof": bool(require_proof),
+        "ok": mismatches == 0 and not errors and not (require_proof and not_proved),
     }
+
+
+def summary_line(s: dict) -> str:
+    """The one-line summary of :func:`summary`, scope first::
+
+        212 of 317 steps hold for every parameter value; 96 checked at points only;
+        9 findings reproduced
+    """
+    parts = [f"{s['holds_everywhere']} of {s['steps']} steps hold for every parameter value"]
+    if s["under_hypotheses"]:
+        parts.append(f"{s['under_hypotheses']} hold only under unproved hypotheses")
+    parts.append(f"{s['evidence_only']} checked at points only")
+    parts.append(f"{s['findings_reproduced']} findings reproduced"
+                 if s["findings_reproduced"] == s["findings"] else
+                 f"{s['findings_reproduced']} of {s['findings']} findings reproduced")
+    if s["mismatches"]:
+        parts.append(f"{s['mismatches']} verdict(s) do NOT match their expectations")
+    if s["load_errors"]:
+        parts.append(f"{s['load_errors']} file(s) failed to load")
+    if s["require_proof"] and s["not_proved"]:
+        parts.append(f"--require-proof: {s['not_proved']} step(s) do not hold for every "
+                     "parameter value")
+    return "; ".join(parts)
+
+
+def verdict_counts_line(s: dict) -> str:
+    """``317 steps in 40 derivations: 150 PROVED, 50 CERTIFIED, ...`` (non-zero counts)."""
+    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
+    return f"{s['steps']} steps in {s['derivations']} derivations: {counts}"
 
 
 def json_report(reports, errors, *, dps=None) -> str:
@@ -141,10 +185,14 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def text_report(reports, errors, *, verbose: bool = False) -> str:
+def text_report(reports, errors, *, verbose: bool = False, require_proof: bool = False) -> str:
+    """The table of ``symdp check``: one line per step (verdict, detail), the findings, the
+    steps that rest on unproved hypotheses (and, with ``require_proof``, every step that does
+    not hold for every parameter value), then the summary line (:func:`summary_line`)."""
     lines = []
     width = 100 if not verbose else 10_000
-    header = f"{'derivation':<44} {'step':>4}  {'verdict':<10}  detail"
+    vw = max([len(r.verdict.value) + 1 for rep in reports for r in rep.steps] + [7])
+    header = f"{'derivation':<44} {'step':>4}  {'verdict':<{vw}}  detail"
     lines.append(header)
     lines.append("-" * len(header))
     for rep in reports:
@@ -153,11 +201,11 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
                 r.expected.value if r.expected else "to hold")
             name = rep.derivation.id if i == 0 else ""
             verdict = r.verdict.value + ("*" if r.is_finding else "")
-            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<10}  "
-                         f"{_clip(r.detail, width)}{mark}")
+            detail = r.detail + (f" [under: {'; '.join(r.hypotheses)}]" if r.hypotheses else "")
+            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<{vw}}  "
+                         f"{_clip(detail, width)}{mark}")
             if verbose:
-                lines.append(f"{'':<44} {'':>4}  {'':<10}  {sp.sstr(step.lhs)} {step.relation} "
-                             f"{sp.sstr(step.rhs)}   [{step.rule}]")
+                lines.append(f"{'':<44} {'':>4}  {'':<{vw}}  {_formula(step)}   [{step.rule}]")
     findings = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps) if r.is_finding]
     if findings:
         lines.append("")
@@ -170,14 +218,34 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
                 cx = r.counterexample
                 point = ", ".join(f"{k}={v}" for k, v in cx.point.items())
                 lines.append(f"    counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}")
+    hypothesised = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
+                    if r.hypotheses and r.verdict.supports]
+    if hypothesised:
+        lines.append("")
+        lines.append("UNPROVED HYPOTHESES (the verdict holds only where these hold):")
+        for rep, i, r in hypothesised:
+            lines.append(f"  {rep.derivation.id}, step {i + 1}: {r.label}")
+    if require_proof:
+        short = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
+                 if r.matches_expectation and not r.meets(require_proof=True)]
+        if short:
+            lines.append("")
+            lines.append("NOT PROVED (--require-proof: these steps do not hold for every "
+                         "parameter value):")
+            for rep, i, r in short:
+                lines.append(f"  {rep.derivation.id}, step {i + 1}: {r.label}: {r.scope}")
     for e in errors:
         lines.append(f"LOAD ERROR {e.path}: {e.error}")
-    s = summary(reports, errors)
-    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
-    verdict_line = "all verdicts match their expectations" if s["mismatches"] == 0 else \
-        f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    s = summary(reports, errors, require_proof=require_proof)
     lines.append("")
-    lines.append(f"{s['derivations']} derivations, {s['steps']} steps: {counts}; "
-                 f"{s['findings']} findings; {verdict_line}"
-                 + (f"; {s['load_errors']} file(s) failed to load" if errors else ""))
+    lines.append(verdict_counts_line(s))
+    lines.append(summary_line(s))
     return "\n".join(lines)
+
+
+def _formula(step) -> str:
+    """``lhs REL rhs`` of a step: SymPy objects (a check) or the strings of a record."""
+    lhs, rhs = step.lhs, step.rhs
+    lhs = lhs if isinstance(lhs, str) else sp.sstr(lhs)
+    rhs = rhs if isinstance(rhs, str) else sp.sstr(rhs)
+    return f"{lhs} {step.relation} {rhs}"
