@@ -80,6 +80,13 @@ class TradeOff(sp.Basic):
         """Constraints on symbolic parameters that could not be decided (recorded, not assumed)."""
         return getattr(self, "_conditions", ())
 
+    @property
+    def assumptions(self) -> tuple:
+        """Facts the closed form rests on that this object chose but did not prove
+        (:class:`~symdp.tradeoff.assumptions.Assumption`); none by default.  The proof layer
+        checks them over a step's domain or carries them as hypotheses of its verdict."""
+        return ()
+
     def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
         raise NotImplementedError
 
