@@ -58,7 +58,7 @@ def run(args) -> int:
             sys.stderr.write("\r" + " " * 80 + "\r")
     reports, errors = list(outcome.reports), list(outcome.errors)
     if args.json:
-        text = json_report(reports, errors, dps=dps)
+        text = json_report(reports, errors, dps=dps, require_proof=args.require_proof)
         if args.json == "-":
             sys.stdout.write(text + "\n")
         else:
