@@ -9,7 +9,7 @@ the same check: formulas are carried as the LaTeX SymPy prints, text as plain st
 
 These records are plain frozen dataclasses of strings, numbers, verdicts and tuples -- no
 SymPy object -- and they are the one record form of a checked derivation: the
-``symdp check --json`` document (schema ``symdp-check/2``, :mod:`symdp.proof.report`) is
+``symdp check --json`` document (schema ``symdp-check/2``, :mod:`symdp.report.check_output`) is
 their serialisation (:func:`report_dict`), and :mod:`symdp.report.from_json` reads it back
 into the same records (a round trip gives equal records and the same JSON).
 """

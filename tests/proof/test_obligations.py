@@ -9,9 +9,9 @@ import sympy as sp
 from symdp import EpsDelta
 from symdp.proof import Derivation, Step, check_derivation
 from symdp.proof.obligations import assumptions_of
-from symdp.proof.report import summary, text_report
+from symdp.report.check_output import summary, text_report
 from symdp.subsampling import subsample
-from symdp.symbols import alpha, delta, eps, p
+from symdp.core.symbols import alpha, delta, eps, p
 from symdp.tradeoff.assumptions import Assumption
 from symdp.tradeoff.base import TradeOff, piece
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from symdp.proof.report import summary, summary_line
+from symdp.report.check_output import summary, summary_line
 from symdp.proof.verdict import StepResult, Verdict, scope_in_words
 
 EVERYWHERE = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.ENUMERATED)

@@ -76,7 +76,7 @@ same document as ``symdp report`` without checking again.  The JSON is the seria
 of the records of :mod:`symdp.report.views` (:func:`symdp.report.views.report_dict`), which
 :mod:`symdp.report.from_json` reads back into the same records.
 
-CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.certified`; null when
+CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.proof.certified`; null when
 the stage did not run)::
 
     {"skipped": str,                       # present when the stage did not run: why
@@ -110,7 +110,7 @@ from collections import Counter
 
 import sympy as sp
 
-from .verdict import Verdict
+from ..proof.verdict import Verdict
 
 SCHEMA = "symdp-check/2"
 
@@ -118,7 +118,7 @@ SCHEMA = "symdp-check/2"
 def derivation_dict(report) -> dict:
     """``derivations[i]`` of the JSON: the serialisation of the report's record
     (:func:`symdp.report.views.report_dict`; the one code path for JSON and document)."""
-    from ..report.views import report_dict, view_of_report
+    from .views import report_dict, view_of_report
 
     return report_dict(view_of_report(report))
 

@@ -6,12 +6,12 @@ import json
 import sympy as sp
 
 from symdp.proof import Derivation, Step, Verdict, check_derivation
-from symdp.proof.report import SCHEMA, json_report
+from symdp.report.check_output import SCHEMA, json_report
 from symdp.report.from_json import parse_check_json
 from symdp.report.views import report_dict, view_of_report
 from symdp.tradeoff.assumptions import Assumption
 from symdp.tradeoff.base import TradeOff, piece
-from symdp.symbols import alpha
+from symdp.core.symbols import alpha
 
 x, mu = sp.Symbol("x"), sp.Symbol("mu")
 _t = sp.Dummy("t")
