@@ -157,6 +157,10 @@ class StepResult:
     hypotheses: tuple = ()
     facts: tuple = ()
 
+    def __bool__(self):
+        raise TypeError("a StepResult has no truth value: read .holds_everywhere (for every "
+                        "parameter value), .evidence_only (checked at points) or .verdict")
+
     @property
     def holds_everywhere(self) -> bool:
         """The step holds for every parameter value it claims: a verdict that holds

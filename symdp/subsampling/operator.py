@@ -70,7 +70,8 @@ __all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_c
 
 def as_trade_off(f) -> TradeOff:
     """``f`` as a :class:`TradeOff`: trade-off objects pass through, a SymPy expression in
-    ``alpha`` is validated against Prop. 2.2 (``TradeOff(expr)``); anything else is an error.
+    ``alpha`` becomes ``TradeOff(expr)`` (its Prop. 2.2 conditions are assumptions that the
+    derivations using it check or carry); anything else is an error.
 
     ``min{f, g}`` (:class:`PointwiseMin`) is not convex, so not a trade-off function.
     """
@@ -88,14 +89,11 @@ def as_trade_off(f) -> TradeOff:
 
 
 def is_symmetric(f: TradeOff) -> bool:
-    """True when ``f = f^{-1}`` is known: by construction (the families, C_p itself) or
-    proved by the check cascade (:meth:`TradeOff.is_symmetric`); False otherwise."""
-    if getattr(f, "symmetric_by_construction", False):
-        return True
-    try:
-        return f.is_symmetric() is True
-    except (NotImplementedError, ValueError, TypeError):
-        return False
+    """True when ``f = f^{-1}`` is known: by construction (the families, C_p itself) or shown
+    for every value by :func:`symdp.proof.claims.validate_tradeoff` (``proved_symmetric``);
+    False otherwise (objects never run the checker)."""
+    return bool(getattr(f, "symmetric_by_construction", False)
+                or getattr(f, "proved_symmetric", False))
 
 
 def inverse_conjugate(g: TradeOff, y) -> sp.Expr:

@@ -159,19 +159,6 @@ class TradeOff(sp.Basic):
         :math:`\varepsilon \ge 0`."""
         return privacy_profile(self, eps)
 
-    def dominates(self, other: "TradeOff", hypotheses: dict | None = None):
-        """Check ``self >= other`` on [0, 1] (self is at least as private); a StepResult."""
-        from .operators import compare
-
-        return compare(self, other, ">=", hypotheses)
-
-    def is_symmetric(self) -> bool | None:
-        """True if ``f = f^{-1}`` is proved, False if refuted, None if undecided."""
-        from .operators import symmetry_result
-
-        verdict = symmetry_result(self).verdict.value
-        return {"PROVED": True, "REFUTED": False}.get(verdict)
-
     # ------------------------------------------------------------ printing
     def _latex_name(self, printer) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
