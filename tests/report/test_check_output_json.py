@@ -76,3 +76,12 @@ def test_require_proof_is_recorded_in_the_summary():
     data = json.loads(json_report(_reports(), [], require_proof=True))
     assert data["summary"]["require_proof"] is True and data["summary"]["ok"] is False
     assert data["summary"]["not_proved"] == 2
+
+
+def test_the_table_is_the_same_from_the_checked_objects_and_from_the_records():
+    from symdp.report.check_output import text_report
+
+    reports = _reports()
+    records = parse_check_json(json.loads(json_report(reports, []))).reports
+    for verbose in (False, True):
+        assert text_report(reports, [], verbose=verbose) == text_report(records, [], verbose=verbose)
