@@ -3,7 +3,9 @@ r"""The assumptions of the objects a step uses: checked over the step's domain, 
 An object may build its closed form on a choice it could not prove -- e.g. ``subsample(f, p)``
 with symbolic parameters orders piece ends and picks quadratic roots at a witness point
 (:mod:`symdp.subsampling.operator`) -- and records each such choice as an
-:class:`~symdp.tradeoff.assumptions.Assumption`.  Objects never run the checker; this module
+:class:`~symdp.tradeoff.assumptions.Assumption`; so are the constraints on symbolic
+parameters an object could not decide (``delta <= 1``: its ``conditions``) and, for a
+``TradeOff(expr)`` not yet validated, the conditions of Prop. 2.2.  Objects never run the checker; this module
 does, for every step whose verdict used a closed form:
 
 * every assumption of every trade-off object in the step is checked by the cascade
@@ -99,8 +101,12 @@ def with_object_assumptions(result: StepResult, step: Step, derivation: Derivati
     if not found:
         return result
     facts, hypotheses, notes = list(result.facts), list(result.hypotheses), []
+    seen = set()
     for assumption in found:
         assumption = assumption.xreplace(back)
+        if assumption.text in seen:  # the same claim recorded by two objects (delta <= 1)
+            continue
+        seen.add(assumption.text)
         checked, why = _check_assumption(assumption, step, derivation, check_step, kwargs)
         if checked is not None and checked.holds_everywhere:
             facts.append(f"{assumption.text} ({checked.verdict.value})")
@@ -119,5 +125,5 @@ def with_object_assumptions(result: StepResult, step: Step, derivation: Derivati
         detail += ("; rests on unproved hypotheses: " if len(notes) > 1 else
                    "; rests on an unproved hypothesis: ") + "; ".join(notes)
     if len(facts) > len(result.facts):
-        detail += f"; {len(facts) - len(result.facts)} choice(s) of its objects proved over the domain"
+        detail += f"; {len(facts) - len(result.facts)} assumption(s) of its objects proved over the domain"
     return replace(result, detail=detail, facts=tuple(facts), hypotheses=tuple(hypotheses))

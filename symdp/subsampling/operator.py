@@ -334,10 +334,11 @@ class Subsampled(TradeOff):
         admissible witness point to build the Eq. 14 pieces (empty for numbers, and for the
         definition route).  The proof layer checks them over a step's domain or carries
         them as hypotheses of its verdict (:mod:`symdp.proof.obligations`)."""
+        conditions = super().assumptions  # p <= 1, the base's own conditions
         if not self.has_closed_form:
-            return ()
+            return conditions
         self.pieces()
-        return getattr(self, "_assumed", ())
+        return conditions + getattr(self, "_assumed", ())
 
     def expr(self, x=alpha):
         """Eq. 14 as a Piecewise for symmetric f; the envelope (unevaluated) otherwise."""

@@ -82,10 +82,17 @@ class TradeOff(sp.Basic):
 
     @property
     def assumptions(self) -> tuple:
-        """Facts the closed form rests on that this object chose but did not prove
-        (:class:`~symdp.tradeoff.assumptions.Assumption`); none by default.  The proof layer
-        checks them over a step's domain or carries them as hypotheses of its verdict."""
-        return ()
+        """Facts the object rests on but did not prove
+        (:class:`~symdp.tradeoff.assumptions.Assumption`): by default its :attr:`conditions`,
+        the constraints on symbolic parameters it could not decide (``delta <= 1``).  The
+        proof layer checks them over a step's domain or carries them as hypotheses of its
+        verdict."""
+        from .assumptions import Assumption
+
+        reason = (f"a condition on the parameters of {type(self).__name__} that it could not "
+                  "decide (recorded, not assumed)")
+        return tuple(Assumption(c, reason) for c in self.conditions
+                     if isinstance(c, sp.core.relational.Relational))
 
     def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -97,7 +97,8 @@ class UserTradeOff(TradeOff):
         :func:`symdp.proof.claims.validate_tradeoff` has run), each for every alpha in the
         piece it speaks of."""
         shown = {c.condition for c in (self.validation or ()) if c.holds_everywhere}
-        return tuple(a for name, a in prop_2_2_conditions(self) if name not in shown)
+        return super().assumptions + tuple(a for name, a in prop_2_2_conditions(self)
+                                           if name not in shown)
 
     def pieces(self):
         return list(self._pieces)

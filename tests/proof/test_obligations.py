@@ -68,9 +68,13 @@ def test_a_structural_step_uses_no_closed_form_and_rests_on_nothing():
 
 def test_subsample_records_its_witness_orderings_as_relations():
     C = subsample(EpsDelta(eps, delta), p)
-    found = assumptions_of(C(alpha))
-    assert found and all(isinstance(a.claim, sp.core.relational.Relational) for a in found)
-    assert all("witness point" in a.reason for a in found)
+    everything = assumptions_of(C(alpha))
+    assert all(isinstance(a.claim, sp.core.relational.Relational) for a in everything)
+    found = [a for a in everything if "witness point" in a.reason]
+    assert len(found) == 2
+    # the constraints the objects could not decide are assumptions too (recorded, not assumed)
+    assert {sp.Le(delta, 1), sp.Le(p, 1)} <= {a.claim for a in everything
+                                             if "could not decide" in a.reason}
     # each is true for 0 <= delta <= 1 (checked here by hand at delta = 1/2, eps = 1) and
     # false for delta = 2 (where f_{eps,delta} is not a trade-off function)
     for a in found:
@@ -93,4 +97,6 @@ def test_subsample_choice_wrong_beyond_delta_one_is_not_reported_as_holding_ther
     narrow = check_derivation(Derivation("narrow", "C_p <= Id", "t",
                                          {**hyps, delta: sp.Interval(0, 1)}, step),
                               points=8).steps[0]
-    assert narrow.hypotheses == () and len(narrow.facts) == len(assumptions_of(C(alpha)))
+    assert narrow.hypotheses == () and narrow.holds_everywhere is narrow.verdict.holds_everywhere
+    assert sum("(1 - delta)/(exp(varepsilon) + 1)" in f for f in narrow.facts) == 2
+    assert len(set(narrow.facts)) == len(narrow.facts)
