@@ -100,3 +100,27 @@ def test_subsample_choice_wrong_beyond_delta_one_is_not_reported_as_holding_ther
     assert narrow.hypotheses == () and narrow.holds_everywhere is narrow.verdict.holds_everywhere
     assert sum("(1 - delta)/(exp(varepsilon) + 1)" in f for f in narrow.facts) == 2
     assert len(set(narrow.facts)) == len(narrow.facts)
+
+
+def test_subsample_records_the_quadratic_root_it_chose_as_a_claim_over_the_piece():
+    from symdp import Laplace
+
+    mu_ = sp.Symbol("mu", positive=True)
+    C = subsample(Laplace(mu_), p)
+    roots = [a for a in C.assumptions if "root of the quadratic" in a.reason]
+    assert len(roots) == 2  # lo <= r(a) and r(a) <= hi
+    for a in roots:
+        (bound, domain), = a.over
+        assert domain == sp.Interval(0, 1) and len(a.where) == 2
+        assert a.claim.free_symbols >= {bound, mu_, p}
+        assert a.text.startswith(f"{sp.sstr(a.claim.xreplace({bound: sp.Symbol('a')}).lhs)}")
+    # at mu = 1, p = 1/2 the chosen root is inside the piece for a in the piece's range:
+    # checked here at the middle of that range, exactly, by the inverse property g(r(a)) = a
+    lo_claim, = [a for a in roots if a.claim.rel_op == ">="]
+    hi_claim, = [a for a in roots if a.claim.rel_op == "<="]
+    (bound, _), = lo_claim.over
+    at = {mu_: 1, p: sp.Rational(1, 2)}
+    ends = [w.rhs.subs(at) for w in lo_claim.where]
+    mid = (ends[0] + ends[1]) / 2
+    r = lo_claim.claim.lhs.subs(at).subs(bound, mid)
+    assert sp.N(lo_claim.claim.rhs.subs(at)) <= sp.N(r) <= sp.N(hi_claim.claim.rhs.subs(at))
