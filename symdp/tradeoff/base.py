@@ -80,6 +80,20 @@ class TradeOff(sp.Basic):
         """Constraints on symbolic parameters that could not be decided (recorded, not assumed)."""
         return getattr(self, "_conditions", ())
 
+    @property
+    def assumptions(self) -> tuple:
+        """Facts the object rests on but did not prove
+        (:class:`~symdp.tradeoff.assumptions.Assumption`): by default its :attr:`conditions`,
+        the constraints on symbolic parameters it could not decide (``delta <= 1``).  The
+        proof layer checks them over a step's domain or carries them as hypotheses of its
+        verdict."""
+        from .assumptions import Assumption
+
+        reason = (f"a condition on the parameters of {type(self).__name__} that it could not "
+                  "decide (recorded, not assumed)")
+        return tuple(Assumption(c, reason) for c in self.conditions
+                     if isinstance(c, sp.core.relational.Relational))
+
     def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -151,19 +165,6 @@ class TradeOff(sp.Basic):
         r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
         :math:`\varepsilon \ge 0`."""
         return privacy_profile(self, eps)
-
-    def dominates(self, other: "TradeOff", hypotheses: dict | None = None):
-        """Check ``self >= other`` on [0, 1] (self is at least as private); a StepResult."""
-        from .operators import compare
-
-        return compare(self, other, ">=", hypotheses)
-
-    def is_symmetric(self) -> bool | None:
-        """True if ``f = f^{-1}`` is proved, False if refuted, None if undecided."""
-        from .operators import symmetry_result
-
-        verdict = symmetry_result(self).verdict.value
-        return {"PROVED": True, "REFUTED": False}.get(verdict)
 
     # ------------------------------------------------------------ printing
     def _latex_name(self, printer) -> str:  # pragma: no cover - abstract
