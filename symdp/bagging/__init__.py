@@ -15,4 +15,3 @@ from .schemes import (ADD_D_FIRST, ADD_DPRIME_FIRST, ORDERINGS, REMOVE_D_FIRST,
 
 __all__ = ["Bagging", "Ordering", "Sampling", "ORDERINGS", "REMOVE_D_FIRST",
            "REMOVE_DPRIME_FIRST", "ADD_D_FIRST", "ADD_DPRIME_FIRST"]
-from .formulas import register_formulas  # noqa: E402,F401 - named formulas for symdp latex
