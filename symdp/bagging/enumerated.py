@@ -27,7 +27,6 @@ e.g. the paper's :math:`e^\varepsilon = ((n+1)/n)^k` is ``num=(n+1)**k, den=n**k
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
@@ -36,27 +35,9 @@ from sympy.core.symbol import Str
 from ..core.enumerable import Enumerated
 from ..core.errors import InvalidParameterError
 from . import enumeration as en
-from .schemes import ORDERINGS, Dataset, Extreme, First, Neighbour, Ordering, Region, Sampling
+from .schemes import (NOTATION, ORDERINGS, Dataset, Extreme, First, Neighbour, Notation, Ordering,
+                      Region, Sampling)
 
-
-@dataclass(frozen=True)
-class Notation:
-    """How the paper writes the quantities of one sampling scheme (LaTeX)."""
-
-    operator: str   #: the subsample map: ``b`` (with replacement), ``a`` (without)
-    region: str     #: the regions of the joint domain: ``\Gamma_i`` or ``\Lambda_i``
-    domain: str     #: the joint domain: ``\Phi`` or ``\Psi``
-    tag: str        #: symdp's superscript naming the scheme (not in the paper)
-
-
-#: Liu, Jia, Gong, IJCAI 2021, Appendix: proof of Thm. 2 ("operator b", Gamma_i of Phi) and
-#: proof of Thm. 3 ("operator a", Lambda_i of Psi).  The independent scheme is not in the
-#: paper; it samples without replacement, so it borrows Thm. 3's symbols.
-NOTATION = {
-    Sampling.WITH_REPLACEMENT: Notation("b", r"\Gamma", r"\Phi", r"\mathrm{wr}"),
-    Sampling.WITHOUT_REPLACEMENT_JOINT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{joint}"),
-    Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{indep}"),
-}
 
 #: The enum naming each case-selector argument (printing and validation).
 _CASES = {"sign": Neighbour, "d_first": First, "of_dprime": Dataset, "region": Region,

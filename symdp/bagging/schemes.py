@@ -53,6 +53,26 @@ class Sampling(enum.Enum):
         return self is Sampling.WITH_REPLACEMENT
 
 
+@dataclass(frozen=True)
+class Notation:
+    r"""How the paper writes the quantities of one sampling scheme (LaTeX)."""
+
+    operator: str   #: the subsample map: ``b`` (with replacement), ``a`` (without)
+    region: str     #: the regions of the joint domain: ``\Gamma_i`` or ``\Lambda_i``
+    domain: str     #: the joint domain: ``\Phi`` or ``\Psi``
+    tag: str        #: symdp's superscript naming the scheme (not in the paper)
+
+
+#: Liu, Jia, Gong, IJCAI 2021, Appendix: proof of Thm. 2 ("operator b", Gamma_i of Phi) and
+#: proof of Thm. 3 ("operator a", Lambda_i of Psi).  The independent scheme is not in the
+#: paper; it samples without replacement, so it borrows Thm. 3's symbols.
+NOTATION = {
+    Sampling.WITH_REPLACEMENT: Notation("b", r"\Gamma", r"\Phi", r"\mathrm{wr}"),
+    Sampling.WITHOUT_REPLACEMENT_JOINT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{joint}"),
+    Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{indep}"),
+}
+
+
 class Neighbour(enum.IntEnum):
     r"""Which neighbour :math:`D'` of ``D``: the value is :math:`|D'| - |D|`."""
 
