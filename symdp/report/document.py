@@ -38,7 +38,8 @@ PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \sloppy
 """ + PREAMBLE_MACROS + "\n"
 
-_VERDICT_WORD = {v: v.value for v in Verdict}
+#: verdict names as running text (CHECKED_AT_POINTS has underscores)
+_VERDICT_WORD = {v: text(v.value) for v in Verdict}
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def _derivation_section(rep: ReportView) -> str:
         lines.append(r"\textit{Independent claims} (the steps do not chain).\\")
     if results is not None:
         lines.append(r"\textit{Verdict of the %s:} \textbf{%s}" % (
-            "chain" if d.chained else "claims", rep.conclusion_verdict.value))
+            "chain" if d.chained else "claims", _VERDICT_WORD[rep.conclusion_verdict]))
     else:
         lines.append(r"\textit{Not checked} (layout only).")
     if d.notes:
@@ -180,7 +181,7 @@ def summary_counts(reports, errors=()) -> dict:
 
 def summary_section(reports, errors=(), *, dps=None) -> str:
     s = summary_counts(reports, errors)
-    rows = " \\\\\n".join(f"{v.value} & {n}" for v, n in s["verdicts"].items())
+    rows = " \\\\\n".join(f"{_VERDICT_WORD[v]} & {n}" for v, n in s["verdicts"].items())
     ok = s["mismatches"] == 0 and not errors
     lines = [r"\section*{Summary}",
              f"{s['derivations']} derivations, {s['steps']} steps, {s['findings']} recorded "
@@ -209,7 +210,7 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
         for rep, i, r in mismatched:
             expected = r.expected.value if r.expected else "to hold"
             lines.append(r"\item %s, step %d: %s, expected %s" % (
-                identifier(rep.derivation.id), i + 1, r.verdict.value, text(expected)))
+                identifier(rep.derivation.id), i + 1, _VERDICT_WORD[r.verdict], text(expected)))
         lines.append(r"\end{itemize}")
     if errors:
         lines.append(r"\paragraph{Files that failed to load.}")
@@ -235,7 +236,7 @@ def findings_section(reports) -> str:
         step = rep.derivation.steps[i]
         status = "reproduced" if r.matches_expectation else r"\textbf{no longer reproduces}"
         lines.append(r"\item \textbf{%s}, step %d (%s, verdict %s): %s" % (
-            identifier(rep.derivation.id), i + 1, status, r.verdict.value,
+            identifier(rep.derivation.id), i + 1, status, _VERDICT_WORD[r.verdict],
             text(step.note or step.rule)))
         lines.append(r"\begin{align*}")
         lines.append(_step_rows(step))

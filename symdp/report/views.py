@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..proof.latex import domain_latex
 from ..proof.verdict import Verdict
-from .latex import sum_terms
+from .latex import domain_latex, sum_terms
 
 __all__ = ["StepView", "DerivationView", "ReportView", "view_of_derivation", "view_of_report"]
 
