@@ -220,6 +220,10 @@ class _PairQuantity(_BaggingEnumerated):
         ordering = Ordering(v["sign"], bool(v.get("d_first", First.D)))
         return en.table(self.sampling, v["n"], v["k"], v["models"], ordering, region)
 
+    def _over_orderings(self, v, value) -> list:
+        """``value(rows)`` for the pair of each of the four orderings."""
+        return [value(en.table(self.sampling, v["n"], v["k"], v["models"], o)) for o in ORDERINGS]
+
     def _neighbour_latex(self, sign) -> str:
         return r"D\setminus\{x\}" if sign == -1 else r"D\cup\{y\}" if sign == 1 else "?"
 
@@ -305,9 +309,7 @@ class WorstHockeyStick(_PairQuantity):
     def _compute(self) -> sp.Rational:
         v = self.ints()
         w_ = Fraction(v["num"], v["den"])
-        return _rational(max(
-            en.table_hockey_stick(en.table(self.sampling, v["n"], v["k"], v["models"], o), w_)
-            for o in ORDERINGS))
+        return _rational(max(self._over_orderings(v, lambda rows: en.table_hockey_stick(rows, w_))))
 
     def _latex(self, printer, exp=None):
         n_, k_, models, num, den = self.parameters
@@ -327,9 +329,7 @@ class LeastTradeOff(_PairQuantity):
     def _compute(self) -> sp.Rational:
         v = self.ints()
         alpha_ = Fraction(v["a"], v["b"])
-        return _rational(min(
-            en.table_tradeoff_at(en.table(self.sampling, v["n"], v["k"], v["models"], o), alpha_)
-            for o in ORDERINGS))
+        return _rational(min(self._over_orderings(v, lambda rows: en.table_tradeoff_at(rows, alpha_))))
 
     def _latex(self, printer, exp=None):
         n_, k_, models, a_, b_ = self.parameters
