@@ -58,6 +58,13 @@ def compare(f: TradeOff, g: TradeOff, relation: str = ">=", hypotheses: dict | N
     over the whole domain; CHECKED_AT_POINTS / NUMERIC_AT_POINTS is evidence at points.
     ``check`` goes to :func:`~symdp.proof.check.check_derivation` (``points``, ``dps``, ...).
     """
+    for name, h in (("f", f), ("g", g)):
+        if not isinstance(h, TradeOff):
+            raise InvalidParameterError(f"{name} must be a trade-off function (a TradeOff); got "
+                                        f"{type(h).__name__} {h!r}")
+    if hypotheses is not None and not isinstance(hypotheses, dict):
+        raise InvalidParameterError(f"hypotheses must be a dict {{Symbol: set}} or None; got "
+                                    f"{type(hypotheses).__name__}")
     hyp = _hypotheses((f, g), hypotheses)
     d = Derivation("pointwise_comparison", f"{f} {relation} {g} on [0, 1]", "Def. 2.3", hyp,
                    (Step(f(alpha), relation, g(alpha), "pointwise comparison"),))

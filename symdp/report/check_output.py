@@ -227,7 +227,7 @@ def text_report(reports, errors, *, verbose: bool = False, require_proof: bool =
             lines.append(f"  {rep.derivation.id}, step {i + 1} [{status}]: {step.note or step.rule}")
             if r.counterexample:
                 cx = r.counterexample
-                point = ", ".join(f"{k}={v}" for k, v in cx.point.items())
+                point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"
                 lines.append(f"    counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}")
     hypothesised = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
                     if r.hypotheses and r.verdict.supports]
