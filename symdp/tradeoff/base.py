@@ -25,6 +25,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
+from ..core.validation import expression_or_number, precision
+from ..numeric.digits import with_digits
 from ..numeric.mp_compiler import mp_callable, to_mpf
 from ..numeric.roots import decreasing_inverse
 from .solve import phi_normal_form, solve_for
@@ -81,6 +83,20 @@ class TradeOff(sp.Basic):
         """Constraints on symbolic parameters that could not be decided (recorded, not assumed)."""
         return getattr(self, "_conditions", ())
 
+    @property
+    def assumptions(self) -> tuple:
+        """Facts the object rests on but did not prove
+        (:class:`~symdp.tradeoff.assumptions.Assumption`): by default its :attr:`conditions`,
+        the constraints on symbolic parameters it could not decide (``delta <= 1``).  The
+        proof layer checks them over a step's domain or carries them as hypotheses of its
+        verdict."""
+        from .assumptions import Assumption
+
+        reason = (f"a condition on the parameters of {type(self).__name__} that it could not "
+                  "decide (recorded, not assumed)")
+        return tuple(Assumption(c, reason) for c in self.conditions
+                     if isinstance(c, sp.core.relational.Relational))
+
     def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -99,21 +115,27 @@ class TradeOff(sp.Basic):
 
     # ------------------------------------------------------------ evaluation
     def evaluate(self, x, dps: int | None = None):
-        """f(x): exact when ``dps`` is None and the value is exact, else an mpf at ``dps`` digits.
+        """f(x), exactly or to ``dps`` digits.
 
-        Precision is scoped (``mpmath.workdps``); the caller's precision is untouched.
+        With ``dps`` None and an exact ``x``, the exact value when it is an elementary
+        closed form (rationals, e, pi, exp, log and powers: ``EpsDelta(1, "0.1")`` at 1/20
+        gives ``9/10 - E/20``); otherwise an mpf computed at ``dps`` digits (15 when None)
+        that prints those digits (:class:`~symdp.numeric.digits.Digits`).  Precision is
+        scoped (``mpmath.workdps``); the caller's precision is untouched.
         """
         x = _check_alpha(x)
+        if dps is not None:
+            dps = precision("dps", dps)
         if dps is None:
-            value = sp.simplify(self.expr(x)) if x.is_Rational else self.expr(x)
-            if value.is_Rational:
-                return value
+            if x.is_Rational:
+                value = sp.simplify(self.expr(x))
+                if _is_elementary_number(value):
+                    return value
             dps = 15
         with mpmath.workdps(dps + 10):
             fn = mp_callable((alpha,), self.expr(alpha))
             value = fn(to_mpf(x))
-        with mpmath.workdps(dps):
-            return +mpmath.mpf(value)
+        return with_digits(value, dps)
 
     def evaluate_many(self, points, dps: int = 50) -> list:
         """f at many points to ``dps`` correct digits, by ball arithmetic
@@ -146,25 +168,12 @@ class TradeOff(sp.Basic):
 
     def conjugate(self, y) -> sp.Expr:
         r"""The convex conjugate :math:`f^*(y) = \sup_{0 \le x \le 1} (yx - f(x))`."""
-        return conjugate(self, sp.sympify(y))
+        return conjugate(self, expression_or_number("y", y))
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
-        :math:`\varepsilon \ge 0`."""
-        return privacy_profile(self, eps)
-
-    def dominates(self, other: "TradeOff", hypotheses: dict | None = None):
-        """Check ``self >= other`` on [0, 1] (self is at least as private); a StepResult."""
-        from .operators import compare
-
-        return compare(self, other, ">=", hypotheses)
-
-    def is_symmetric(self) -> bool | None:
-        """True if ``f = f^{-1}`` is proved, False if refuted, None if undecided."""
-        from .operators import symmetry_result
-
-        verdict = symmetry_result(self).verdict.value
-        return {"PROVED": True, "REFUTED": False}.get(verdict)
+        :math:`\varepsilon \ge 0` (a number ``eps`` must be ``>= 0``)."""
+        return privacy_profile(self, expression_or_number("eps", eps, lower=0))
 
     # ------------------------------------------------------------ printing
     def _latex_name(self, printer) -> str:  # pragma: no cover - abstract
@@ -176,6 +185,25 @@ class TradeOff(sp.Basic):
 
     def _repr_latex_(self):
         return "$\\displaystyle %s$" % sp.latex(self)
+
+
+_ELEMENTARY = (sp.exp, sp.log)
+
+
+def _is_elementary_number(value) -> bool:
+    """An exact real number written with rationals, e, pi, exp, log and powers only (no
+    Float, no Piecewise or Max left undecided, no special function)."""
+    if not isinstance(value, sp.Expr) or not value.is_number or value.has(sp.Float):
+        return False
+    if value.is_real is not True:
+        return False
+    for node in sp.preorder_traversal(value):
+        if isinstance(node, (sp.Rational, sp.Add, sp.Mul, sp.Pow)) or node in (sp.E, sp.pi):
+            continue
+        if isinstance(node, sp.Function) and node.func in _ELEMENTARY:
+            continue
+        return False
+    return True
 
 
 class TradeOffAt(sp.Expr):
