@@ -95,6 +95,8 @@ class Bracket:
     seconds: float
     precision: int
     directions: list = field(default_factory=list)
+    #: the composed discrete pairs used, one per direction (for further delta/eps queries)
+    composed: list = field(default_factory=list, repr=False)
 
     @property
     def width(self) -> float:
@@ -235,7 +237,7 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     for d in range(n):
         c = compose_direction(phases, d, coarse, progress)
         lo, hi, note = epsilon_bounds([c], D)
-        found.append([lo, hi, note[0], coarse.h_exp])
+        found.append([lo, hi, note[0], coarse.h_exp, c])
     order = sorted(range(n), key=lambda d: found[d][0], reverse=True)
     for d in order:
         if found[d][3] == fine.h_exp:
@@ -245,13 +247,14 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
             continue     # this direction cannot change the result
         c = compose_direction(phases, d, fine, progress)
         lo, hi, note = epsilon_bounds([c], D)
-        found[d] = [max(lo, found[d][0]), min(hi, found[d][1]), note[0], fine.h_exp]
+        found[d] = [max(lo, found[d][0]), min(hi, found[d][1]), note[0], fine.h_exp, c]
     lo, hi = max(f[0] for f in found), max(f[1] for f in found)
     notes = [dict(f[2], eps_lo=f[0], eps_hi=f[1], h=f"2^-{f[3]}") for f in found]
     if lo > EPS_MAX:
         raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
                                     f"(certified eps >= {float(lo):.4g})")
-    return Bracket("epsilon", D, lo, hi, time.perf_counter() - start, precision, notes)
+    return Bracket("epsilon", D, lo, hi, time.perf_counter() - start, precision, notes,
+                   [f[4] for f in found])
 
 
 def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None) -> Bracket:
@@ -264,7 +267,7 @@ def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None)
     notes = [{"direction": c.name,
               "delta_lo": _rational(c.lower.delta(E).lower()),
               "delta_hi": _rational(c.upper.delta(E).upper())} for c in composed]
-    return Bracket("delta", E, lo, hi, time.perf_counter() - start, precision, notes)
+    return Bracket("delta", E, lo, hi, time.perf_counter() - start, precision, notes, composed)
 
 
 def _phases(phases):
