@@ -8,9 +8,9 @@ Each step is checked by the first conclusive stage:
    (also after rewriting :math:`\\Phi` to ``erfc``); for inequalities, the sign
    of the simplified difference, also after reparametrising bounded parameters
    ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
-3. **enumeration** -- when the step holds :class:`~symdp.proof.enumerable.Enumerated`
+3. **enumeration** -- when the step holds :class:`~symdp.core.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
-4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.certified`):
+4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.certified`):
    inequalities over the box of the hypotheses by branch and bound, else both
    sides as balls at the numeric stage's points; CERTIFIED when every point is
    decided (``certify=False`` skips the stage);
@@ -21,7 +21,7 @@ Each step is checked by the first conclusive stage:
    precision, and re-checked exactly when both sides are rational at the
    point, before it is reported as REFUTED.
 
-A numeric pass is NUMERIC, never PROVED.  ``check_*`` functions report; they
+A numeric pass is NUMERIC_AT_POINTS, never PROVED.  ``check_*`` functions report; they
 never raise on a failing step (see :func:`assert_derivation` for a strict helper).
 """
 
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..errors import DerivationError
+from ..core.errors import DerivationError
 from .derivation import Derivation, Step
-from .enumerable import Enumerated, enumerate_atoms
+from ..core.enumerable import Enumerated, enumerate_atoms
 from .sampling import is_integer_domain, sample_points, seed_for
 from .verdict import Counterexample, StepResult, Verdict
 
@@ -176,7 +176,7 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
         tried.append("symbolic: skipped (enumerated quantities)")
         return None, tried
     diff = L - R
-    from ..special import to_erfc  # local: keeps the proof package free of cycles
+    from ..core.special import to_erfc  # local: keeps the proof package free of cycles
     from ..tradeoff.solve import phi_normal_form
 
     attempts = [
@@ -433,7 +433,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
               + (f", {kind} {shown}" if worst is not None else "")
               + (f"; {skipped} points skipped (not evaluable or equal to within precision)"
                  if skipped else ""))
-    return StepResult(Verdict.NUMERIC, detail, "numeric", points=checked, worst_margin=margin_text)
+    return StepResult(Verdict.NUMERIC_AT_POINTS, detail, "numeric", points=checked, worst_margin=margin_text)
 
 
 def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
@@ -464,7 +464,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
-    :class:`symdp.certified.box.Range`) replaces the box taken from the hypotheses.
+    :class:`symdp.proof.certified.box.Range`) replaces the box taken from the hypotheses.
     """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
@@ -518,8 +518,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
-    """The CERTIFIED stage (:mod:`symdp.certified.stage`): ``(result or None, record, note)``."""
-    from ..certified.stage import BOX_LIMIT, certified_stage
+    """The CERTIFIED stage (:mod:`symdp.proof.certified.stage`): ``(result or None, record, note)``."""
+    from .certified.stage import BOX_LIMIT, certified_stage
 
     try:
         return certified_stage(lhs, rhs, step.relation, derivation, step, index, dps=max(dps),
@@ -553,11 +553,11 @@ class DerivationReport:
 
     @property
     def conclusion_verdict(self) -> Verdict:
-        """Weakest verdict of the steps when all hold; UNDECIDED when the chain is broken."""
-        if all(r.verdict.holds for r in self.steps):
+        """Weakest verdict of the steps when all are supported; UNDECIDED when the chain is broken."""
+        if all(r.verdict.supports for r in self.steps):
             return min((r.verdict for r in self.steps), key=lambda v: v.strength)
         if not self.derivation.chained and all(r.matches_expectation for r in self.steps):
-            holding = [r.verdict for r in self.steps if r.verdict.holds]
+            holding = [r.verdict for r in self.steps if r.verdict.supports]
             return min(holding, key=lambda v: v.strength) if holding else Verdict.REFUTED
         return Verdict.UNDECIDED
 

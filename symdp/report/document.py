@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..errors import DerivationError
+from ..core.errors import DerivationError
 from ..proof.verdict import Verdict
 from .latex import PREAMBLE_MACROS, identifier, step_display_latex, text
 from .views import DerivationView, ReportView, view_of_derivation, view_of_report
@@ -103,7 +103,7 @@ def derivation_section(derivation, results=None, source: str = "") -> str:
     ``derivation`` is a :class:`~symdp.proof.derivation.Derivation`, a
     :class:`~symdp.report.views.DerivationView` or a
     :class:`~symdp.report.views.ReportView` (which carries its results and source).  A
-    formula that SymPy cannot print raises :class:`~symdp.errors.DerivationError` naming
+    formula that SymPy cannot print raises :class:`~symdp.core.errors.DerivationError` naming
     the derivation (never a half-written section)."""
     if isinstance(derivation, ReportView):
         return _derivation_section(derivation)
@@ -195,9 +195,10 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
     lines += [r"\begin{tabular}{lr}", r"\toprule", r"verdict & steps \\", r"\midrule",
               rows + r" \\", r"\bottomrule", r"\end{tabular}", "",
               r"PROVED: symbolic, for every admissible value. "
-              r"CERTIFIED: ball arithmetic, rigorous at the points or box listed. "
-              r"ENUMERATED: exact enumeration over every case listed. "
-              r"NUMERIC: agreement at two precisions at sampled points --- evidence, not proof. "
+              r"CERTIFIED: ball arithmetic over boxes covering the whole stated domain. "
+              r"ENUMERATED: exact enumeration of a finite domain, enumerated whole. "
+              r"CHECKED\_AT\_POINTS: ball arithmetic at sampled points only --- evidence, not proof. "
+              r"NUMERIC\_AT\_POINTS: agreement at two precisions at sampled points only --- evidence, not proof. "
               r"UNDECIDED: nothing could decide. "
               r"REFUTED: a concrete counterexample.", ""]
     mismatched = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)

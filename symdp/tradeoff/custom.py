@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..errors import InvalidParameterError, NotATradeOffFunctionError
+from ..core.errors import InvalidParameterError, NotATradeOffFunctionError
 from .base import Piece, TradeOff, alpha
 
 
@@ -69,7 +69,7 @@ class UserTradeOff(TradeOff):
     """``TradeOff(expr, variable=alpha, domains=None, strict=False)``; see the module doc."""
 
     def __new__(cls, expr, variable=alpha, domains=None, strict=False, _validated=None):
-        from ..validation import to_exact
+        from ..core.validation import to_exact
 
         if isinstance(expr, str):
             raise InvalidParameterError("f must be a SymPy expression; parse text with "
@@ -119,7 +119,7 @@ class UserTradeOff(TradeOff):
 
 
 def _validate(f: UserTradeOff, domains: dict) -> tuple:
-    from ..proof import Derivation, Step, check_derivation
+    from ..proof import Derivation, Step, Verdict, check_derivation
 
     results = []
     pieces = f.pieces()
@@ -174,7 +174,7 @@ def _validate(f: UserTradeOff, domains: dict) -> tuple:
         right = sp.diff(b.at(alpha), alpha).subs(alpha, b.lo)
         run("convex", [Step(left, "<=", right, "slopes increase at the breakpoint")])
     # merge repeated condition names, keeping the weakest verdict
-    order = ["REFUTED", "UNDECIDED", "NUMERIC", "ENUMERATED", "CERTIFIED", "PROVED"]
+    order = [v.value for v in sorted(Verdict, key=lambda v: v.strength)]
     merged = {}
     for r in results:
         if r.condition not in merged or order.index(r.verdict) < order.index(merged[r.condition].verdict):
