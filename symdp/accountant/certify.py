@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
 from .pairs import Pair, PoissonGaussian, UniformGaussian, check_range, exact
 

@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 
 def exact(value) -> Fraction:

@@ -17,7 +17,7 @@ import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 
 def add_mechanism_arguments(p):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .account import Progress, add_mechanism_arguments, describe, exact_str, fmt, number, read_phases
 
 VERDICTS = ("HOLDS", "REFUTED", "UNDECIDED")
