@@ -44,8 +44,11 @@ def grid_for(precision: int, mutate: str | None = None) -> Grid:
     """Precision level -> grid: h = 2^-(9+level), mass unit 2^-(96+16 level)."""
     if not isinstance(precision, int) or not 0 <= precision <= 6:
         raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={precision!r}")
-    bits = 96 + 16 * precision
-    return Grid(h_exp=9 + precision, bits=bits, tail_bits=bits - 8, prec=2 * bits + 32, mutate=mutate)
+    # mass unit 2^-B: ~1e5 cells x ~40 products x 2^-B stays far below 1e-12 * 1e-6;
+    # Arb precision: B bits of mass after the second differences of the profile (~2 h_exp bits)
+    bits = 96 + 4 * precision
+    h_exp = 9 + precision
+    return Grid(h_exp=h_exp, bits=bits, tail_bits=bits - 8, prec=bits + 2 * h_exp + 48, mutate=mutate)
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,9 @@ def _bisect_eps(f, delta: float) -> float:
     lo, hi = 0.0, 64.0
     if f(lo) <= delta:
         return 0.0
+    if f(hi) > delta:
+        raise InvalidParameterError(f"epsilon at delta={delta:g} exceeds 64, far beyond the supported "
+                                    f"range eps <= {EPS_MAX:g}")
     for _ in range(80):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if f(mid) > delta else (lo, mid)
@@ -219,7 +225,8 @@ def epsilon_bounds(composed: list[Composed], delta) -> tuple[Fraction, Fraction,
     return lo, hi, notes
 
 
-def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=None) -> Bracket:
+def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=None,
+                      limits: bool = True) -> Bracket:
     """Certified bracket on epsilon(delta) for the composition of ``phases``.
 
     With two directions, each is first composed on a grid two levels coarser; the
@@ -238,6 +245,9 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
         c = compose_direction(phases, d, coarse, progress)
         lo, hi, note = epsilon_bounds([c], D)
         found.append([lo, hi, note[0], coarse.h_exp, c])
+    if limits and max(f[0] for f in found) > EPS_MAX:
+        raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
+                                    f"(certified eps >= {float(max(f[0] for f in found)):.4g})")
     order = sorted(range(n), key=lambda d: found[d][0], reverse=True)
     for d in order:
         if found[d][3] == fine.h_exp:
@@ -250,7 +260,7 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
         found[d] = [max(lo, found[d][0]), min(hi, found[d][1]), note[0], fine.h_exp, c]
     lo, hi = max(f[0] for f in found), max(f[1] for f in found)
     notes = [dict(f[2], eps_lo=f[0], eps_hi=f[1], h=f"2^-{f[3]}") for f in found]
-    if lo > EPS_MAX:
+    if limits and lo > EPS_MAX:
         raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
                                     f"(certified eps >= {float(lo):.4g})")
     return Bracket("epsilon", D, lo, hi, time.perf_counter() - start, precision, notes,
