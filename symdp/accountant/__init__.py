@@ -12,8 +12,9 @@ True
 from .certify import (Bracket, Phase, certified_delta, certified_epsilon, compose, grid_for,
                       poisson_gaussian, uniform_gaussian)
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
-from .pairs import Gaussian, Pair, PoissonGaussian, RandomizedResponse, UniformGaussian
+from .pairs import EpsDelta, Gaussian, Laplace, Pair, PoissonGaussian, RandomizedResponse, UniformGaussian
 
 __all__ = ["Bracket", "Phase", "certified_delta", "certified_epsilon", "compose", "grid_for",
            "poisson_gaussian", "uniform_gaussian", "Grid", "LowerPLD", "UpperPLD", "discretise",
-           "Gaussian", "Pair", "PoissonGaussian", "RandomizedResponse", "UniformGaussian"]
+           "EpsDelta", "Gaussian", "Laplace", "Pair", "PoissonGaussian", "RandomizedResponse",
+           "UniformGaussian"]

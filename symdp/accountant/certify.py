@@ -166,10 +166,11 @@ def _float_upper(c: Composed):
 
 def _float_lower(c: Composed):
     P, Q = c.lower.float_masses()
+    tp, tq = c.lower.float_top()
     sp_, sq = np.cumsum(P[::-1])[::-1], np.cumsum(Q[::-1])[::-1]
 
     def f(eps):
-        return max(0.0, float(np.max(sp_ - math.exp(eps) * sq)))
+        return max(0.0, float(np.max(sp_ - math.exp(eps) * sq))) + max(0.0, tp - math.exp(eps) * tq)
     return f
 
 

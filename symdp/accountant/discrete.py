@@ -179,30 +179,45 @@ class UpperPLD:
 @dataclass
 class LowerPLD:
     """P- and Q-masses (units 2^-B) of the cells of a dominated pair; cell k has index
-    ``offset + k`` (its loss lies between (offset+k) h and (offset+k+n) h after n steps)."""
+    ``offset + k`` (its loss lies between (offset+k) h and (offset+k+n) h after n steps),
+    plus an absorbing top cell (the last loss bin, e.g. a +oo atom): an outcome with a
+    top component is mapped to the top cell -- a post-processing like the index sum."""
 
     p: fmpz_poly
     q: fmpz_poly
     offset: int
     grid: Grid
+    top_p: int = 0
+    top_q: int = 0
+
+    def _totals(self):
+        cp, cq = self._arrays()
+        return sum(cp), sum(cq)
 
     def __mul__(self, other: "LowerPLD") -> "LowerPLD":
         B = self.grid.bits
         pp = self.p * other.p
         qq = self.q * other.q
+        (fa_p, fa_q), (fb_p, fb_q) = self._totals(), other._totals()
+        # (top, x) and (x, top) -> top, exact in units of 2^-2B
+        tp = self.top_p * (fb_p + other.top_p) + fa_p * other.top_p
+        tq = self.top_q * (fb_q + other.top_q) + fa_q * other.top_q
         m = self.grid.mutate
-        p = _shift_up(pp, B) if m == "lower-p-up" else _shift_down(pp, B)
-        q = _shift_down(qq, B) if m == "lower-q-down" else _shift_up(qq, B)
-        return LowerPLD(p, q, self.offset + other.offset, self.grid)._truncated()
+        if m == "lower-p-up":
+            p, tp = _shift_up(pp, B), -((-tp) >> B)
+        else:
+            p, tp = _shift_down(pp, B), tp >> B
+        if m == "lower-q-down":
+            q, tq = _shift_down(qq, B), tq >> B
+        else:
+            q, tq = _shift_up(qq, B), -((-tq) >> B)
+        return LowerPLD(p, q, self.offset + other.offset, self.grid, tp, tq)._truncated()
 
     def _truncated(self) -> "LowerPLD":
         """Send the cells of the two P-tails (each total < 2^-t) to the discarded symbol."""
         limit = 1 << (self.grid.bits - self.grid.tail_bits)
-        cp = [int(x) for x in self.p.coeffs()]
-        cq = [int(x) for x in self.q.coeffs()]
-        n = max(len(cp), len(cq))
-        cp += [0] * (n - len(cp))
-        cq += [0] * (n - len(cq))
+        cp, cq = self._arrays()
+        n = len(cp)
         lo, acc = 0, 0
         while lo < n - 1 and acc + cp[lo] < limit:
             acc += cp[lo]
@@ -213,7 +228,8 @@ class LowerPLD:
             hi -= 1
         if lo == 0 and hi == n - 1:
             return self
-        return LowerPLD(fmpz_poly(cp[lo:hi + 1]), fmpz_poly(cq[lo:hi + 1]), self.offset + lo, self.grid)
+        return LowerPLD(fmpz_poly(cp[lo:hi + 1]), fmpz_poly(cq[lo:hi + 1]), self.offset + lo, self.grid,
+                        self.top_p, self.top_q)
 
     def power(self, T: int, progress=None) -> "LowerPLD":
         return _power(self, T, progress)
@@ -221,7 +237,7 @@ class LowerPLD:
     def _arrays(self):
         cp = [int(x) for x in self.p.coeffs()]
         cq = [int(x) for x in self.q.coeffs()]
-        n = max(len(cp), len(cq))
+        n = max(len(cp), len(cq), 1)
         return cp + [0] * (n - len(cp)), cq + [0] * (n - len(cq))
 
     def best_cut(self, eps: float) -> int:
@@ -234,7 +250,8 @@ class LowerPLD:
 
     def delta(self, eps, cut: int | None = None) -> arb:
         """A ball whose lower end bounds :math:`\\delta(\\varepsilon)` from below:
-        :math:`\\sum_{k \\ge k_0} (P_k - e^\\varepsilon Q_k) \\le \\sum_k (P_k - e^\\varepsilon Q_k)_+`
+        :math:`\\sum_{k \\ge k_0} (P_k - e^\\varepsilon Q_k) + (P_\\top - e^\\varepsilon Q_\\top)_+
+        \\le \\sum_k (P_k - e^\\varepsilon Q_k)_+ + (P_\\top - e^\\varepsilon Q_\\top)_+`
         for any cut :math:`k_0`."""
         g = self.grid
         if cut is None:
@@ -242,13 +259,21 @@ class LowerPLD:
         cp, cq = self._arrays()
         sp_, sq = sum(cp[cut:]), sum(cq[cut:])
         with flint.ctx.workprec(g.prec):
-            value = (arb(sp_) - exact_ball(eps).exp() * arb(sq)) / (1 << g.bits)
-            return value
+            e = exact_ball(eps).exp()
+            cells = (arb(sp_) - e * arb(sq)) / (1 << g.bits)
+            top = (arb(self.top_p) - e * arb(self.top_q)) / (1 << g.bits)
+            if not top.lower() > 0:
+                top = arb(0)          # (.)_+ >= 0: leave the top cell out
+            return cells + top.lower()
 
     def float_masses(self):
         cp, cq = self._arrays()
         s = 2.0 ** -self.grid.bits
         return np.array([float(x) for x in cp]) * s, np.array([float(x) for x in cq]) * s
+
+    def float_top(self):
+        s = 2.0 ** -self.grid.bits
+        return float(self.top_p) * s, float(self.top_q) * s
 
 
 def _power(base, T: int, progress=None):
@@ -273,7 +298,9 @@ def discretise(pair: Pair, grid: Grid) -> tuple[UpperPLD, LowerPLD]:
     """The connect-the-dots dominating PLD and the binned dominated pair of one step."""
     h = float(grid.h)
     lo, hi = pair.loss_window(2.0 ** -(grid.tail_bits + 8))
-    i0, i1 = math.floor(lo / h) - 1, math.ceil(hi / h) + 1
+    # one spare node below and two above: the last bin [y_{n-1}, oo) then holds no loss of the
+    # window (only the tail and a +oo atom), so an atom at the window end keeps its own bin
+    i0, i1 = math.floor(lo / h) - 1, math.ceil(hi / h) + 2
     B = grid.bits
     with flint.ctx.workprec(grid.prec):
         A, Bq, alpha = [], [], []
@@ -307,5 +334,6 @@ def discretise(pair: Pair, grid: Grid) -> tuple[UpperPLD, LowerPLD]:
     if grid.mutate == "upper-shift-down":   # a loss grid one cell too low (a wrong direction)
         i0 -= 1
     upper = UpperPLD(fmpz_poly(up), i0, inf, grid)._truncated()
-    lower = LowerPLD(fmpz_poly(lp), fmpz_poly(lq), i0, grid)._truncated()
+    # the last bin [y_{n-1}, oo) is the absorbing top cell
+    lower = LowerPLD(fmpz_poly(lp[:-1]), fmpz_poly(lq[:-1]), i0, grid, lp[-1], lq[-1])._truncated()
     return upper, lower

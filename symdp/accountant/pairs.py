@@ -278,3 +278,67 @@ def check_range(name: str, value: float, lo: float, hi: float) -> float:
         raise InvalidParameterError(f"{name} must be in [{lo:g}, {hi:g}] (the supported range); "
                                     f"got {name}={value!r}")
     return v
+
+
+@dataclass(frozen=True)
+class EpsDelta(Pair):
+    r"""The pair of :math:`f_{\varepsilon_0,\delta_0}` (Kairouz-Oh-Viswanath 2015; Dong-Roth-Su
+    2022, Prop. 2.5): with :math:`r = e^{\varepsilon_0}/(1+e^{\varepsilon_0})`,
+    P = (delta0, (1-delta0) r, (1-delta0)(1-r), 0) and Q the reverse, on four outcomes with
+    losses :math:`+\infty, \varepsilon_0, -\varepsilon_0, -\infty`."""
+
+    eps0: Fraction
+    delta0: Fraction
+
+    def __post_init__(self):
+        object.__setattr__(self, "eps0", exact(self.eps0))
+        object.__setattr__(self, "delta0", exact(self.delta0))
+
+    @property
+    def name(self):
+        return f"f_(eps,delta), eps0={float(self.eps0):g}, delta0={float(self.delta0):g}"
+
+    def tails(self, y):
+        e, d = ball(self.eps0), ball(self.delta0)
+        r = e.exp() / (1 + e.exp())
+        if y <= -e:
+            return arb(1), 1 - d
+        if y > e:
+            return d, arb(0)
+        if y > -e and y <= e:
+            return d + (1 - d) * r, (1 - d) * (1 - r)
+        raise ArithmeticError("grid node ball straddles a loss atom")
+
+    def loss_window(self, tail):
+        return -float(self.eps0), float(self.eps0)
+
+
+@dataclass(frozen=True)
+class Laplace(Pair):
+    r""":math:`P = \mathrm{Lap}(1, b)`, :math:`Q = \mathrm{Lap}(0, b)` (sensitivity 1, scale b):
+    :math:`L(x) = (|x| - |x-1|)/b \in [-1/b, 1/b]`, atoms at the ends.  For
+    :math:`-1/b < y \le 1/b`: :math:`L \ge y \iff x \ge x^* = (yb+1)/2 \in (0, 1]`, so
+    :math:`A(y) = 1 - \tfrac12 e^{(x^*-1)/b}` and :math:`B(y) = \tfrac12 e^{-x^*/b}`."""
+
+    b: Fraction
+
+    def __post_init__(self):
+        object.__setattr__(self, "b", exact(self.b))
+
+    @property
+    def name(self):
+        return f"Laplace, scale b={float(self.b):g}"
+
+    def tails(self, y):
+        b = ball(self.b)
+        if y <= -1 / b:
+            return arb(1), arb(1)
+        if y > 1 / b:
+            return arb(0), arb(0)
+        if y > -1 / b and y <= 1 / b:
+            x = (y * b + 1) / 2
+            return 1 - ((x - 1) / b).exp() / 2, (-x / b).exp() / 2
+        raise ArithmeticError("grid node ball straddles a loss atom")
+
+    def loss_window(self, tail):
+        return -1 / float(self.b), 1 / float(self.b)
