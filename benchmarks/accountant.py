@@ -75,6 +75,7 @@ def row_7(args):
                         f"width ≤ 1e-3 in ≤ {target_t} s" if T == 1000 else f"≤ {target_t} s",
                         _met(t <= target_t and (T != 1000 or width <= 1e-3)),
                         f"width {width:.2e} (both ends proved)"))
+        rows[-1].notes.extend(notes)
     return rows
 
 

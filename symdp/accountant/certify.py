@@ -40,15 +40,27 @@ DELTA_MIN = 1e-12
 STEPS_MAX = 10 ** 7
 
 
-def grid_for(precision: int, mutate: str | None = None) -> Grid:
-    """Precision level -> grid: h = 2^-(9+level), mass unit 2^-(96+16 level)."""
+def grid_for(precision: int, mutate: str | None = None, refine: int = 0) -> Grid:
+    """Precision level -> grid: h = 2^-(9+level+refine), mass unit 2^-(96+4 level).
+
+    ``refine`` (from :func:`refinement`) makes the grid finer for steps whose losses are all
+    small (sigma = 10, q = 1e-4: a window of 2e-4), so that a step still spans many cells."""
     if not isinstance(precision, int) or not 0 <= precision <= 6:
         raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={precision!r}")
     # mass unit 2^-B: ~1e5 cells x ~40 products x 2^-B stays far below 1e-12 * 1e-6;
     # Arb precision: B bits of mass after the second differences of the profile (~2 h_exp bits)
     bits = 96 + 4 * precision
-    h_exp = 9 + precision
+    h_exp = 9 + precision + refine
     return Grid(h_exp=h_exp, bits=bits, tail_bits=bits - 8, prec=bits + 2 * h_exp + 48, mutate=mutate)
+
+
+def refinement(phases) -> int:
+    """Extra grid bits so that the narrowest one-step loss window spans >= 1/8 of a unit of
+    loss, i.e. >= 64 cells of the level-0 grid (a choice of grid only; any grid gives a
+    certified bracket)."""
+    width = min(hi - lo for ph in phases for pair in ph.pairs
+                for lo, hi in [pair.loss_window(2.0 ** -40)])
+    return max(0, min(20, math.ceil(math.log2(1 / (8 * width))))) if width > 0 else 0
 
 
 @dataclass(frozen=True)
@@ -239,8 +251,9 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     phases = _phases(phases)
     start = time.perf_counter()
     n = _directions(phases)
-    fine = grid_for(precision, mutate)
-    coarse = grid_for(max(0, precision - 2), mutate) if n > 1 else fine
+    refine = refinement(phases)
+    fine = grid_for(precision, mutate, refine)
+    coarse = grid_for(max(0, precision - 2), mutate, refine) if n > 1 else fine
     found = []
     for d in range(n):
         c = compose_direction(phases, d, coarse, progress)
@@ -273,7 +286,8 @@ def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None)
     E = exact(eps)
     check_range("eps", float(E), 0.0, EPS_MAX)
     start = time.perf_counter()
-    composed = compose(_phases(phases), grid_for(precision, mutate), progress)
+    phases = _phases(phases)
+    composed = compose(phases, grid_for(precision, mutate, refinement(phases)), progress)
     lo, hi = delta_bounds(composed, E)
     notes = [{"direction": c.name,
               "delta_lo": _rational(c.lower.delta(E).lower()),
