@@ -117,7 +117,7 @@ class UpperPLD:
     grid: Grid
 
     def total(self) -> int:
-        return sum(int(c) for c in self.masses.coeffs()) + self.inf
+        return int(self.masses(1)) + self.inf
 
     def __mul__(self, other: "UpperPLD") -> "UpperPLD":
         B = self.grid.bits
@@ -134,21 +134,20 @@ class UpperPLD:
         """Move the low tail (total < 2^-t) up to the lowest kept cell and the high tail
         to +oo: both move mass to a higher loss (safe for an upper bound)."""
         limit = 1 << (self.grid.bits - self.grid.tail_bits)
-        c = [int(x) for x in self.masses.coeffs()]
+        c, n = self.masses, self.masses.length()
         lo, acc = 0, 0
-        while lo < len(c) - 1 and acc + c[lo] < limit:
-            acc += c[lo]
+        while lo < n - 1 and acc + int(c[lo]) < limit:
+            acc += int(c[lo])
             lo += 1
         low_mass = acc
-        hi, acc = len(c) - 1, 0
-        while hi > lo and acc + c[hi] < limit:
-            acc += c[hi]
+        hi, acc = n - 1, 0
+        while hi > lo and acc + int(c[hi]) < limit:
+            acc += int(c[hi])
             hi -= 1
-        if lo == 0 and hi == len(c) - 1:
+        if lo == 0 and hi == n - 1:
             return self
-        kept = c[lo:hi + 1]
-        kept[0] += low_mass
-        return UpperPLD(fmpz_poly(kept), self.offset + lo, self.inf + acc, self.grid)
+        kept = c.right_shift(lo).truncate(hi - lo + 1) + low_mass
+        return UpperPLD(kept, self.offset + lo, self.inf + acc, self.grid)
 
     def power(self, T: int, progress=None) -> "UpperPLD":
         return _power(self, T, progress)
@@ -191,8 +190,7 @@ class LowerPLD:
     top_q: int = 0
 
     def _totals(self):
-        cp, cq = self._arrays()
-        return sum(cp), sum(cq)
+        return int(self.p(1)), int(self.q(1))
 
     def __mul__(self, other: "LowerPLD") -> "LowerPLD":
         B = self.grid.bits
@@ -216,20 +214,21 @@ class LowerPLD:
     def _truncated(self) -> "LowerPLD":
         """Send the cells of the two P-tails (each total < 2^-t) to the discarded symbol."""
         limit = 1 << (self.grid.bits - self.grid.tail_bits)
-        cp, cq = self._arrays()
-        n = len(cp)
+        cp = self.p
+        n = max(self.p.length(), self.q.length())
         lo, acc = 0, 0
-        while lo < n - 1 and acc + cp[lo] < limit:
-            acc += cp[lo]
+        while lo < n - 1 and acc + int(cp[lo]) < limit:
+            acc += int(cp[lo])
             lo += 1
         hi, acc = n - 1, 0
-        while hi > lo and acc + cp[hi] < limit:
-            acc += cp[hi]
+        while hi > lo and acc + int(cp[hi]) < limit:
+            acc += int(cp[hi])
             hi -= 1
         if lo == 0 and hi == n - 1:
             return self
-        return LowerPLD(fmpz_poly(cp[lo:hi + 1]), fmpz_poly(cq[lo:hi + 1]), self.offset + lo, self.grid,
-                        self.top_p, self.top_q)
+        keep = hi - lo + 1
+        return LowerPLD(self.p.right_shift(lo).truncate(keep), self.q.right_shift(lo).truncate(keep),
+                        self.offset + lo, self.grid, self.top_p, self.top_q)
 
     def power(self, T: int, progress=None) -> "LowerPLD":
         return _power(self, T, progress)
@@ -256,8 +255,7 @@ class LowerPLD:
         g = self.grid
         if cut is None:
             cut = self.best_cut(float(eps))
-        cp, cq = self._arrays()
-        sp_, sq = sum(cp[cut:]), sum(cq[cut:])
+        sp_, sq = int(self.p.right_shift(cut)(1)), int(self.q.right_shift(cut)(1))
         with flint.ctx.workprec(g.prec):
             e = exact_ball(eps).exp()
             cells = (arb(sp_) - e * arb(sq)) / (1 << g.bits)

@@ -133,14 +133,16 @@ class PoissonGaussian(Pair):
             if not (t > one):
                 raise ArithmeticError("grid node too close to the least loss; raise the precision")
             x = self._threshold(t)
-            return one * _phi_bar(x / s) + q * _phi_bar((x - 1) / s), _phi_bar(x / s)
+            b = _phi_bar(x / s)
+            return one * b + q * _phi_bar((x - 1) / s), b
         t = (-y).exp()
         if t <= one:
             return arb(0), arb(0)
         if not t > one:
             raise ArithmeticError("grid node too close to the greatest loss; raise the precision")
         x = self._threshold(t)
-        return _phi(x / s), one * _phi(x / s) + q * _phi((x - 1) / s)
+        a = _phi(x / s)
+        return a, one * a + q * _phi((x - 1) / s)
 
     # float versions, only to choose the grid
     def _float_tail_p(self, y):
