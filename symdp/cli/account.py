@@ -197,7 +197,7 @@ def compare_rows(raw, uniform, quantity, given, lo, hi):
                  Fraction(str(clt)) if clt is not None else None))
     if uniform:
         rows.append(("RDP", "not implemented for sampling without replacement", None))
-        rows.append(("dp_accounting PLD", "no Poisson-free replace-one sampled Gaussian", None))
+        rows.append(("dp_accounting PLD", "not compared: its subsampled Gaussian is Poisson add/remove", None))
     else:
         if quantity == "epsilon":
             e, a = R.rdp_epsilon(raw, given)
