@@ -12,9 +12,10 @@ True
 from .certify import (Bracket, Phase, certified_delta, certified_epsilon, compose, grid_for,
                       poisson_gaussian, uniform_gaussian)
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
-from .pairs import EpsDelta, Gaussian, Laplace, Pair, PoissonGaussian, RandomizedResponse, UniformGaussian
+from .pairs import (EpsDelta, Gaussian, Laplace, Pair, PoissonGaussian, RandomizedResponse, Subsampled,
+                    UniformGaussian)
 
 __all__ = ["Bracket", "Phase", "certified_delta", "certified_epsilon", "compose", "grid_for",
            "poisson_gaussian", "uniform_gaussian", "Grid", "LowerPLD", "UpperPLD", "discretise",
            "EpsDelta", "Gaussian", "Laplace", "Pair", "PoissonGaussian", "RandomizedResponse",
-           "UniformGaussian"]
+           "Subsampled", "UniformGaussian"]

@@ -245,6 +245,7 @@ class LowerPLD:
         P = np.array([float(x) for x in cp])
         Q = np.array([float(x) for x in cq])
         d = np.cumsum((P - math.exp(eps) * Q)[::-1])[::-1]
+        d = np.append(d, 0.0)          # the empty suffix (cut = n) is allowed too
         return int(np.argmax(d))
 
     def delta(self, eps, cut: int | None = None) -> arb:

@@ -344,3 +344,61 @@ class Laplace(Pair):
 
     def loss_window(self, tail):
         return -1 / float(self.b), 1 / float(self.b)
+
+
+@dataclass(frozen=True)
+class Subsampled(Pair):
+    r"""The pair of :math:`C_p(f)` for a **symmetric** base f given by its pair (P, Q)
+    (Dong-Roth-Su 2022, Def. 4.1, Thm 4.2, Eq. 14): the profile is that of
+    :math:`f_p = pf + (1-p)\mathrm{Id}` for :math:`\alpha \ge 1` and of :math:`f_p^{-1}` for
+    :math:`\alpha \le 1`.
+
+    For :math:`\alpha \ge 1` (losses :math:`y > 0`): the pair of :math:`f_p` is
+    :math:`((1-p)Q + pP,\ Q)` with loss :math:`L_p = \log(1-p+p\,e^{L})`, increasing in L, so
+    :math:`L_p \ge y \iff L \ge z = \log\frac{e^y-(1-p)}{p}` and
+    :math:`A(y) = (1-p)B_f(z) + pA_f(z)`, :math:`B(y) = B_f(z)`.
+    For :math:`y \le 0` the pair is symmetric (:math:`C_p(f)` is), so L under P has the law of
+    -L under Q: :math:`A(y) = 1 - Q(L > -y)`, :math:`B(y) = 1 - P(L > -y)`, the :math:`y > 0`
+    tails at -y (">" and ">=" agree there: the grid node -y is never one of the loss atoms,
+    which are irrational; a ball that cannot tell raises).  With ``Gaussian(1/sigma)`` this is
+    :class:`UniformGaussian` (a test checks the two agree)."""
+
+    base: Pair
+    p: Fraction
+
+    def __post_init__(self):
+        if not isinstance(self.base, (Gaussian, Laplace, EpsDelta, RandomizedResponse)):
+            raise InvalidParameterError(f"base must be a symmetric pair (Gaussian, Laplace, EpsDelta, "
+                                        f"RandomizedResponse); got base={self.base!r}")
+        object.__setattr__(self, "p", exact(self.p))
+        if not 0 < self.p <= 1:
+            raise InvalidParameterError(f"p must be in (0, 1]; got p={self.p}")
+
+    @property
+    def name(self):
+        return f"C_p({self.base.name}), p={float(self.p):g}"
+
+    def _positive(self, y):
+        p = ball(self.p)
+        t = y.exp()
+        if t <= 1 - p:
+            return arb(1), arb(1)
+        if not t > 1 - p:
+            raise ArithmeticError("grid node too close to the least loss of f_p")
+        z = ((t - (1 - p)) / p).log()
+        a, b = self.base.tails(z)
+        return (1 - p) * b + p * a, b
+
+    def tails(self, y):
+        if y > 0:
+            return self._positive(y)
+        if y <= 0:
+            a, b = self._positive(-y)
+            return 1 - b, 1 - a
+        raise ArithmeticError("grid node ball contains 0; use exact grid nodes")
+
+    def loss_window(self, tail):
+        lo, hi = self.base.loss_window(tail)
+        p = float(self.p)
+        top = math.log1p(p * math.expm1(min(hi, 700.0)))
+        return -top, top

@@ -66,3 +66,37 @@ def test_laplace_two_steps_by_quadrature():
         exact = mpmath.quad(inner, [-mpmath.inf, 0, mpmath.mpf("0.1"), mpmath.mpf("0.9"), 1, mpmath.inf])
         lo, hi = bracket([(Laplace(1), 2)], Fraction(4, 5))
         assert lo <= exact <= hi
+
+
+def test_subsampled_gaussian_two_routes_agree():
+    """C_p(G_1) built generically (symmetry for the negative losses) and UniformGaussian
+    (the Poisson 'add' tails there): independent code paths, overlapping brackets at T = 5."""
+    from symdp.accountant import Gaussian, Subsampled, UniformGaussian
+
+    with mpmath.workdps(30):
+        a = bracket([(Subsampled(Gaussian(1), "0.2"), 5)], "0.3")
+        b = bracket([(UniformGaussian(1, "0.2"), 5)], "0.3")
+        assert max(a[0], b[0]) <= min(a[1], b[1])
+        assert a[1] - a[0] < 1e-4 and b[1] - b[0] < 1e-4
+
+
+@pytest.mark.parametrize("base,eps", [("laplace", "0"), ("laplace", "0.1"), ("laplace", "0.5"),
+                                      ("epsdelta", "0.05"), ("epsdelta", "0.3")])
+def test_subsampled_one_step_against_the_cp_object(base, eps):
+    from symdp import EpsDelta as EpsDeltaTradeOff
+    from symdp import Laplace as LaplaceTradeOff
+    from symdp.accountant import Subsampled
+    from symdp.subsampling import subsample
+
+    if base == "laplace":
+        f, pair = LaplaceTradeOff(sp.Integer(1)), Laplace(1)
+    else:
+        f, pair = EpsDeltaTradeOff(sp.Rational(1, 2), sp.Rational(1, 100)), EpsDelta("0.5", "0.01")
+    C = subsample(f, sp.Rational(1, 5))
+    e = sp.Symbol("e_", nonnegative=True)
+    profile = C.privacy_profile(e)
+    with mpmath.workdps(50):
+        exact = mpmath.mpf(str(sp.N(profile.subs(e, sp.Rational(eps)), 50)))
+        lo, hi = bracket([(Subsampled(pair, "0.2"), 1)], eps)
+        assert lo <= exact <= hi
+        assert hi - lo < 1e-4
