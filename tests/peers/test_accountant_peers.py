@@ -34,3 +34,11 @@ def test_epsilon_bracket_contains_connect_the_dots():
     b = certified_epsilon(poisson_gaussian(1.0, 0.05, 50), 1e-6, precision=1)
     ctd = peer(1.0, 0.05, 50, True).get_epsilon_for_delta(1e-6)
     assert b.lo <= Fraction(ctd) <= b.hi
+
+
+def test_a_two_phase_schedule_contains_connect_the_dots():
+    """Phases (sigma=1, q=0.05, 30 steps) then (sigma=2, q=0.1, 40 steps), each direction kept
+    through both phases; the peer composes its two PLDs."""
+    b = certified_delta([poisson_gaussian(1, "0.05", 30), poisson_gaussian(2, "0.1", 40)], 1, precision=1)
+    ctd = peer(1.0, 0.05, 30, True).compose(peer(2.0, 0.1, 40, True)).get_delta_for_epsilon(1.0)
+    assert b.lo <= Fraction(ctd) <= b.hi
