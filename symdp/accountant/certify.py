@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.errors import InvalidParameterError
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
-from .pairs import Pair, PoissonGaussian, UniformGaussian, check_range, exact
+from .pairs import PoissonGaussian, UniformGaussian, check_range, exact
 
 #: supported ranges (the targets of issue #16); outside them a clear error
 SIGMA_RANGE = (0.5, 10.0)

@@ -38,14 +38,14 @@ Masses are integers in units of :math:`2^{-B}`; products are exact (FLINT
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
 import numpy as np
 from flint import arb, arb_poly, fmpq, fmpz_poly
 
-from .pairs import Pair, ball
+from .pairs import Pair
 
 
 # ----------------------------------------------------------------- directed conversions
