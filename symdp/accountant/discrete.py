@@ -22,8 +22,8 @@ Two discrete objects bracket the exact T-fold composition:
 
 * :class:`LowerPLD` -- a **dominated** pair obtained by post-processing: the loss is
   binned into :math:`[y_i, y_{i+1})` and both the P- and Q-mass of each bin are kept
-  (the pair (P, Q) seen through the bin index: a post-processing, hence dominated,
-  Dong-Roth-Su 2022 Lemma 2.9 / data processing).  Composition adds bin indices --
+  (the pair (P, Q) seen through the bin index: a post-processing, hence dominated:
+  the data-processing inequality for the hockey-stick divergence / post-processing of f-DP).  Composition adds bin indices --
   again a post-processing of the product outcome -- so the P- and Q-arrays are
   convolved separately and the result is the exact pair of the composed bin-sum.
   :math:`\delta_{\rm lo}(\varepsilon) = \sum_k (P_k - e^\varepsilon Q_k)_+` is non-decreasing
