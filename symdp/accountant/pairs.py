@@ -18,7 +18,7 @@ Pairs (noise multiplier :math:`\sigma`, sensitivity 1):
 * :class:`PoissonGaussian` ``direction="remove"``: :math:`P = (1-q)N(0,\sigma^2) + qN(1,\sigma^2)`,
   :math:`Q = N(0,\sigma^2)`;  ``direction="add"``: the reverse.  These are the two
   dominating pairs of the Poisson-subsampled Gaussian mechanism under add/remove
-  adjacency (Mironov-Talwar-Zhang 2019, Sec. 3; Zhu-Dong-Wang 2022, Prop. 30);
+  adjacency (Mironov-Talwar-Zhang 2019, Sec. 3; Zhu-Dong-Wang 2022, the add/remove pairs of the subsampled Gaussian);
   a T-fold composition is bounded by the worse of the two directions composed
   separately (the adjacent pair of datasets is fixed for all T steps).
 * :class:`UniformGaussian`: sampling a fraction p without replacement, replace-one

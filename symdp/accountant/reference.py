@@ -1,16 +1,16 @@
 r"""What other accountants say, for ``symdp account --compare`` (none of this is certified).
 
-* **CLT / GDP** (an *approximation*): Bu-Dong-Long-Su 2020 (arXiv 1911.11607, Thm 5 /
-  Cor. 6): T steps of the Poisson-subsampled Gaussian are approximately
+* **CLT / GDP** (an *approximation*): Bu-Dong-Long-Su 2020 (arXiv 1911.11607, the CLT for
+  NoisySGD): T steps of the Poisson-subsampled Gaussian are approximately
   :math:`G_\mu`-DP with :math:`\mu = q\sqrt{T}\sqrt{e^{1/\sigma^2}-1}`
   (phases: :math:`\mu^2 = \sum_i T_i q_i^2 (e^{1/\sigma_i^2}-1)`); the same limit holds
-  for :math:`C_p(G_{1/\sigma})^{\otimes T}` (Dong-Roth-Su 2022, Thm 5.3).  Converted by
+  for :math:`C_p(G_{1/\sigma})^{\otimes T}` (Dong-Roth-Su 2022, Sec. 5, the CLT for C_p).  Converted by
   the :math:`G_\mu` profile :math:`\delta(\varepsilon) = \Phi(-\varepsilon/\mu + \mu/2)
   - e^\varepsilon\Phi(-\varepsilon/\mu - \mu/2)` (Dong-Roth-Su 2022, Cor. 2.13).
 * **RDP** (an upper *bound*): integer orders :math:`\alpha \ge 2`,
   :math:`\mathrm{RDP}(\alpha) = \frac{1}{\alpha-1}\log\sum_{k=0}^{\alpha}\binom{\alpha}{k}
   (1-q)^{\alpha-k}q^k e^{(k^2-k)/(2\sigma^2)}` (Mironov-Talwar-Zhang 2019, arXiv
-  1908.10530, Sec. 3.3; valid for both add and remove), composed additively, converted
+  1908.10530, Sec. 3; valid for both add and remove), composed additively, converted
   with the improved conversion of Canonne-Kamath-Steinke 2020 (arXiv 2004.00010,
   Prop. 12; also Balle et al. 2020, Thm 21, as in Opacus and dp_accounting):
   :math:`\varepsilon = \min_\alpha\, \mathrm{RDP}_T(\alpha) + \log\frac{\alpha-1}{\alpha}
@@ -67,7 +67,7 @@ def gdp_epsilon(mu, delta) -> mpmath.mpf:
 
 
 def rdp_poisson_gaussian(sigma, q, alpha: int) -> mpmath.mpf:
-    """RDP of one step at integer order alpha (Mironov-Talwar-Zhang 2019, Sec. 3.3)."""
+    """RDP of one step at integer order alpha (Mironov-Talwar-Zhang 2019, Sec. 3)."""
     with mpmath.workdps(50):
         s, q = _mp(sigma), _mp(q)
         total = mpmath.fsum(mpmath.binomial(alpha, k) * (1 - q) ** (alpha - k) * q ** k
