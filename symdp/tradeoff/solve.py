@@ -16,8 +16,9 @@ of tradeoff/ and subsampling/ hand to :func:`peel`, it inverts 99 the same way a
 where :func:`peel` takes the principal root that the interval makes the right one
 (``invert_real`` returns both branches as a set).  Conjugates and profiles would lose their
 closed forms.  Nor does :math:`\Phi` canonicalise :math:`\Phi(-x)` on construction: every
-printed closed form (:math:`G_\mu(\alpha) = \Phi(-\Phi^{-1}(\alpha) - \mu)`) would change;
-:func:`phi_normal_form` applies the identities where a computation wants them.
+printed closed form would change (:math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`
+would print as :math:`1 - \Phi(\mu - \Phi^{-1}(1-\alpha))`); :func:`phi_normal_form`
+applies the identities where a computation wants them.
 """
 
 from __future__ import annotations
