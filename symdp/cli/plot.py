@@ -110,8 +110,8 @@ def build(args):
             raise InvalidParameterError(f"--eps-max must be > 0; got --eps-max={args.eps_max}")
         return plotting.profile_figure(fs, eps_max=eps_max, log=args.log)
     if args.kind == "bagging":
-        from ..bagging.report import integer_argument
         from ..bagging.schemes import Bagging, sampling_from_flags
+        from .arguments import integer_argument
 
         n = integer_argument("n", args.n)
         models = integer_argument("models", args.models)

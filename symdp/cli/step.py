@@ -81,8 +81,9 @@ def _domains(assumptions, symbols, integers):
 
 def _box_range(text, names, args):
     """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
-    from ..proof.certified.box import Range, parse_range
     from ..parsing import parse_formula
+    from ..parsing.ranges import parse_range
+    from ..proof.certified.ranges import Range
 
     r = parse_range(text, integers=set(args.integer))
     symbol = parse_formula(r.symbol.name, latex=False)
@@ -120,7 +121,6 @@ def run(args) -> int:
     if args.certify and args.no_certify:
         raise ValueError("--certify and --no-certify exclude each other")
     if args.certify:
-        from ..proof.certified.box import parse_range
         from ..numeric.balls import UNAVAILABLE
 
         if UNAVAILABLE:

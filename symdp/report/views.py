@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..proof.latex import domain_latex
 from ..proof.verdict import StepResult, Verdict, scope_in_words
-from .latex import sum_terms
+from .latex import domain_latex, sum_terms
 
 __all__ = ["StepView", "DerivationView", "ReportView", "view_of_derivation", "view_of_report",
            "report_dict", "step_dict", "result_dict"]

@@ -25,7 +25,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
-from .numeric import decreasing_inverse, mp_callable, to_mpf
+from ..numeric.mp_compiler import mp_callable, to_mpf
+from ..numeric.roots import decreasing_inverse
 from .solve import phi_normal_form, solve_for
 
 #: The type-I error, the variable of every trade-off function.
@@ -209,6 +210,15 @@ class TradeOffAt(sp.Expr):
         x = self.point.doit(**hints) if hints.get("deep", True) else self.point
         return self.function.expr(x)
 
+    # hooks of the numeric layer (symdp.numeric knows no trade-off objects)
+    def _arb_compile_(self, compiler):
+        """Ball evaluation through the closed form."""
+        return compiler(self.doit())
+
+    def _mpmath_compile_(self, compiler):
+        """mpmath evaluation: f's compiled function (compiled on first use) at the point."""
+        return compiler.deferred(self.function.mp_function), (self.point,)
+
     def _eval_evalf(self, prec):
         x = self.point.evalf(prec)
         if not x.is_Number:
@@ -230,7 +240,7 @@ class InverseAt(sp.Expr):
     r""":math:`f^{-1}(a) = \inf\{t : f(t) \le a\}` kept exact where no closed form exists.
 
     Evaluated by bracketed root-finding on [0, 1] at the requested precision
-    (:func:`symdp.tradeoff.numeric.decreasing_inverse`).
+    (:func:`symdp.numeric.roots.decreasing_inverse`).
     """
 
     is_commutative = True
@@ -251,6 +261,17 @@ class InverseAt(sp.Expr):
             func = f.mp_function()
             value = decreasing_inverse(func, to_mpf(a))
         return sp.Float(value, dps + 5)
+
+    # hooks of the numeric layer
+    def _arb_compile_(self, compiler):
+        """A certified ball of the infimum (root isolation on f's closed form)."""
+        f, a = self.args
+        return compiler.decreasing_inverse(self, f.expr, a)
+
+    def _mpmath_compile_(self, compiler):
+        """mpmath evaluation: bracketed root-finding on f's compiled function."""
+        f, a = self.args
+        return compiler.decreasing_inverse(f.mp_function), (a,)
 
     def _latex(self, printer, exp=None):
         body = r"%s^{-1}\left(%s\right)" % (printer._print(self.args[0]), printer._print(self.args[1]))
@@ -447,6 +468,10 @@ class ConjugateAt(sp.Expr):
 
     def _eval_evalf(self, prec):
         return self.doit()._eval_evalf(prec)
+
+    def _arb_compile_(self, compiler):
+        """Ball evaluation through the Legendre transform's closed form."""
+        return compiler(self.doit())
 
     def _latex(self, printer, exp=None):
         name = printer._print(self.args[0])
