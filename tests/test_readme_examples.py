@@ -31,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
-VERDICTS = ("PROVED", "CERTIFIED", "ENUMERATED", "NUMERIC", "UNDECIDED", "REFUTED")
+VERDICTS = ("PROVED", "CERTIFIED", "ENUMERATED", "CHECKED_AT_POINTS", "NUMERIC_AT_POINTS", "UNDECIDED", "REFUTED")
 
 
 def _blocks(language):

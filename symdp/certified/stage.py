@@ -87,7 +87,7 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         detail = describe(outcome)
         if notes:
             detail += "; " + "; ".join(notes)
-        return StepResult(Verdict.CERTIFIED, detail, "certified", points=outcome.count("holds"),
+        return StepResult(Verdict.CHECKED_AT_POINTS, detail, "certified", points=outcome.count("holds"),
                           worst_margin=record["points"].get("smallest_margin"),
                           extra={"certified": record}), record, ""
     undecided = [c for c in outcome.checks if c.status == "undecided"]

@@ -20,7 +20,7 @@ def add_parser(subparsers):
     p.add_argument("--json", metavar="FILE", help="write the machine-readable report here ('-' for stdout)")
     p.add_argument("--verbose", action="store_true", help="show each step's formula and rule, full details")
     p.add_argument("--no-certify", dest="certify", action="store_false",
-                   help="skip the CERTIFIED stage (ball arithmetic); faster, NUMERIC where it would certify")
+                   help="skip the CERTIFIED stage (ball arithmetic); faster, NUMERIC_AT_POINTS where it would certify")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="worker processes, one proof file at a time each (default: one per "
                    "available core; 1 = no workers). The output does not depend on N.")

@@ -21,7 +21,7 @@ Each step is checked by the first conclusive stage:
    precision, and re-checked exactly when both sides are rational at the
    point, before it is reported as REFUTED.
 
-A numeric pass is NUMERIC, never PROVED.  ``check_*`` functions report; they
+A numeric pass is NUMERIC_AT_POINTS, never PROVED.  ``check_*`` functions report; they
 never raise on a failing step (see :func:`assert_derivation` for a strict helper).
 """
 
@@ -433,7 +433,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepRes
               + (f", {kind} {shown}" if worst is not None else "")
               + (f"; {skipped} points skipped (not evaluable or equal to within precision)"
                  if skipped else ""))
-    return StepResult(Verdict.NUMERIC, detail, "numeric", points=checked, worst_margin=margin_text)
+    return StepResult(Verdict.NUMERIC_AT_POINTS, detail, "numeric", points=checked, worst_margin=margin_text)
 
 
 def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
@@ -553,11 +553,11 @@ class DerivationReport:
 
     @property
     def conclusion_verdict(self) -> Verdict:
-        """Weakest verdict of the steps when all hold; UNDECIDED when the chain is broken."""
-        if all(r.verdict.holds for r in self.steps):
+        """Weakest verdict of the steps when all are supported; UNDECIDED when the chain is broken."""
+        if all(r.verdict.supports for r in self.steps):
             return min((r.verdict for r in self.steps), key=lambda v: v.strength)
         if not self.derivation.chained and all(r.matches_expectation for r in self.steps):
-            holding = [r.verdict for r in self.steps if r.verdict.holds]
+            holding = [r.verdict for r in self.steps if r.verdict.supports]
             return min(holding, key=lambda v: v.strength) if holding else Verdict.REFUTED
         return Verdict.UNDECIDED
 

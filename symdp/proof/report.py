@@ -29,7 +29,7 @@ JSON schema (``symdp check --json FILE``), version 1::
       "load_errors": [{"path": str, "error": str}]
     }
 
-VERDICT is one of PROVED, CERTIFIED, ENUMERATED, NUMERIC, UNDECIDED, REFUTED.
+VERDICT is one of PROVED, CERTIFIED, ENUMERATED, CHECKED_AT_POINTS, NUMERIC_AT_POINTS, UNDECIDED, REFUTED.
 
 The LaTeX fields are what ``sympy.latex`` prints (``rhs_latex_terms``: the terms of a
 top-level sum in printed order, sign ``"+"`` or ``"-"``, so a reader can break a long

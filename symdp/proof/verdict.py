@@ -7,53 +7,77 @@ from dataclasses import dataclass, field
 
 
 class Verdict(enum.Enum):
-    """What the check cascade concluded about a step.
+    """What the check cascade concluded about a step, and over what scope.
 
-    PROVED      symbolic: holds for every admissible parameter value.
-    CERTIFIED   ball arithmetic: holds at the listed points or over a box, rigorously.
-    ENUMERATED  exact enumeration of finite objects: holds on every case covered.
-    NUMERIC     high-precision evaluation at two precisions: evidence, not proof.
-    UNDECIDED   no stage could decide; ``detail`` says what was tried.
-    REFUTED     a concrete counterexample (parameter values, both sides).
+    Holds for every parameter value the step claims:
+
+    PROVED             symbolic: holds for every admissible parameter value.
+    CERTIFIED          ball arithmetic over boxes (with tail arguments) that cover the
+                       step's whole stated domain.
+    ENUMERATED         exact enumeration of a finite domain, enumerated whole.
+
+    Evidence only -- checked at sampled points, not for every parameter value:
+
+    CHECKED_AT_POINTS  ball arithmetic (Arb) at the listed points: rigorous at those points.
+    NUMERIC_AT_POINTS  mpmath at two precisions at the listed points.
+
+    Neither:
+
+    UNDECIDED          no stage could decide; ``detail`` says what was tried.
+    REFUTED            a concrete counterexample (parameter values, both sides).
     """
 
     PROVED = "PROVED"
     CERTIFIED = "CERTIFIED"
     ENUMERATED = "ENUMERATED"
-    NUMERIC = "NUMERIC"
+    CHECKED_AT_POINTS = "CHECKED_AT_POINTS"
+    NUMERIC_AT_POINTS = "NUMERIC_AT_POINTS"
     UNDECIDED = "UNDECIDED"
     REFUTED = "REFUTED"
 
     @property
-    def holds(self) -> bool:
-        """True for the verdicts that support the step (all but UNDECIDED, REFUTED)."""
-        return self in _HOLDING
+    def holds_everywhere(self) -> bool:
+        """True when the step holds for every parameter value it claims."""
+        return self in _EVERYWHERE
+
+    @property
+    def is_evidence(self) -> bool:
+        """True for the verdicts that checked sampled points only."""
+        return self in _EVIDENCE
+
+    @property
+    def supports(self) -> bool:
+        """Holds everywhere, or no point contradicted it (evidence): not UNDECIDED/REFUTED."""
+        return self in _EVERYWHERE or self in _EVIDENCE
 
     @property
     def strength(self) -> int:
         """Order used to combine a chain: the weakest verdict wins."""
         return _STRENGTH[self]
 
-    def satisfies(self, expected: "Verdict | None") -> bool:
+    def satisfies(self, expected: "Verdict | None", *, require_proof: bool = False) -> bool:
         """Does this verdict meet an expectation?
 
-        No expectation means "the step holds".  An expected holding verdict is a
-        floor (an expected NUMERIC step that becomes CERTIFIED still matches);
-        an expected REFUTED or UNDECIDED must reproduce exactly.
+        No expectation means "the step holds": by default evidence at points is
+        accepted (and counted separately); ``require_proof=True`` accepts only the
+        verdicts that hold everywhere.  An expected supporting verdict is a floor (an
+        expected NUMERIC_AT_POINTS step that becomes CERTIFIED still matches); an
+        expected REFUTED or UNDECIDED must reproduce exactly.
         """
-        if expected is None:
-            return self.holds
-        if expected.holds:
-            return self.holds and self.strength >= expected.strength
+        if expected is None or expected.supports:
+            floor = self.holds_everywhere if require_proof else self.supports
+            return floor and (expected is None or self.strength >= expected.strength)
         return self is expected
 
 
-_HOLDING = frozenset({Verdict.PROVED, Verdict.CERTIFIED, Verdict.ENUMERATED, Verdict.NUMERIC})
+_EVERYWHERE = frozenset({Verdict.PROVED, Verdict.CERTIFIED, Verdict.ENUMERATED})
+_EVIDENCE = frozenset({Verdict.CHECKED_AT_POINTS, Verdict.NUMERIC_AT_POINTS})
 _STRENGTH = {
-    Verdict.PROVED: 5,
-    Verdict.CERTIFIED: 4,
-    Verdict.ENUMERATED: 3,
-    Verdict.NUMERIC: 2,
+    Verdict.PROVED: 6,
+    Verdict.CERTIFIED: 5,
+    Verdict.ENUMERATED: 4,
+    Verdict.CHECKED_AT_POINTS: 3,
+    Verdict.NUMERIC_AT_POINTS: 2,
     Verdict.UNDECIDED: 1,
     Verdict.REFUTED: 0,
 }
@@ -98,4 +122,4 @@ class StepResult:
     @property
     def is_finding(self) -> bool:
         """A recorded finding: the step declares that the claim as printed fails."""
-        return self.expected is not None and not self.expected.holds
+        return self.expected is not None and not self.expected.supports

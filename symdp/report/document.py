@@ -195,9 +195,10 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
     lines += [r"\begin{tabular}{lr}", r"\toprule", r"verdict & steps \\", r"\midrule",
               rows + r" \\", r"\bottomrule", r"\end{tabular}", "",
               r"PROVED: symbolic, for every admissible value. "
-              r"CERTIFIED: ball arithmetic, rigorous at the points or box listed. "
-              r"ENUMERATED: exact enumeration over every case listed. "
-              r"NUMERIC: agreement at two precisions at sampled points --- evidence, not proof. "
+              r"CERTIFIED: ball arithmetic over boxes covering the whole stated domain. "
+              r"ENUMERATED: exact enumeration of a finite domain, enumerated whole. "
+              r"CHECKED\_AT\_POINTS: ball arithmetic at sampled points only --- evidence, not proof. "
+              r"NUMERIC\_AT\_POINTS: agreement at two precisions at sampled points only --- evidence, not proof. "
               r"UNDECIDED: nothing could decide. "
               r"REFUTED: a concrete counterexample.", ""]
     mismatched = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)

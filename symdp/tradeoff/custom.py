@@ -119,7 +119,7 @@ class UserTradeOff(TradeOff):
 
 
 def _validate(f: UserTradeOff, domains: dict) -> tuple:
-    from ..proof import Derivation, Step, check_derivation
+    from ..proof import Derivation, Step, Verdict, check_derivation
 
     results = []
     pieces = f.pieces()
@@ -174,7 +174,7 @@ def _validate(f: UserTradeOff, domains: dict) -> tuple:
         right = sp.diff(b.at(alpha), alpha).subs(alpha, b.lo)
         run("convex", [Step(left, "<=", right, "slopes increase at the breakpoint")])
     # merge repeated condition names, keeping the weakest verdict
-    order = ["REFUTED", "UNDECIDED", "NUMERIC", "ENUMERATED", "CERTIFIED", "PROVED"]
+    order = [v.value for v in sorted(Verdict, key=lambda v: v.strength)]
     merged = {}
     for r in results:
         if r.condition not in merged or order.index(r.verdict) < order.index(merged[r.condition].verdict):

@@ -67,7 +67,8 @@ def normal_cdf(z):
     special = _scipy_special()
     if special is not None:
         return special.ndtr(z)
-    return (_erfc_elementwise(-z / math.sqrt(2)) / 2).astype(float)
+    # frompyfunc gives a Python float for a 0-d input: asarray, not .astype
+    return np.asarray(_erfc_elementwise(-z / math.sqrt(2)), dtype=float) / 2
 
 
 def normal_quantile(a):
@@ -80,7 +81,7 @@ def normal_quantile(a):
     inside = (a > 0) & (a < 1)
     out[a <= 0] = -np.inf
     out[a >= 1] = np.inf
-    out[inside] = _inv_cdf_elementwise(a[inside]).astype(float)
+    out[inside] = np.asarray(_inv_cdf_elementwise(a[inside]), dtype=float)
     return out
 
 

@@ -36,7 +36,7 @@ def test_difference_of_1e_40_is_caught():
 def test_numeric_pass_is_never_called_proved():
     d = Derivation("t", "t", "test", HYP, (Step(sp.log(1 + x), ">=", x - x ** 2 / 2, "test"),))
     r = check_derivation(d, certify=False).steps[0]  # without the CERTIFIED stage (issue 8)
-    assert r.verdict is Verdict.NUMERIC
+    assert r.verdict is Verdict.NUMERIC_AT_POINTS
     assert "30 and 60 digits" in r.detail
     # with it, balls certify the inequality over x in [0, 1]: CERTIFIED, still not PROVED
     assert verdict(sp.log(1 + x), ">=", x - x ** 2 / 2).verdict is Verdict.CERTIFIED
@@ -44,11 +44,11 @@ def test_numeric_pass_is_never_called_proved():
 
 def test_hard_true_identities_are_not_refuted():
     # Phi(-u) = 1 - Phi(u); a Gaussian profile identity; an erfc identity
-    assert verdict(Phi(-x * mu), "=", 1 - Phi(x * mu)).verdict.holds
+    assert verdict(Phi(-x * mu), "=", 1 - Phi(x * mu)).verdict.supports
     lhs = Phi(-e / mu + mu / 2) - sp.exp(e) * Phi(-e / mu - mu / 2)
     rhs = 1 - Phi(e / mu - mu / 2) - sp.exp(e) * (1 - Phi(e / mu + mu / 2))
-    assert verdict(lhs, "=", rhs).verdict.holds
-    assert verdict(sp.erfc(x) + sp.erf(x), "=", 1).verdict.holds
+    assert verdict(lhs, "=", rhs).verdict.supports
+    assert verdict(sp.erfc(x) + sp.erf(x), "=", 1).verdict.supports
 
 
 def test_expected_refutation_is_a_finding_that_matches():
@@ -63,7 +63,7 @@ def test_finding_that_stops_reproducing_fails():
 
 
 def _real_steps():
-    """(derivation, step) pairs from proofs/ whose verdict is PROVED or NUMERIC and that involve
+    """(derivation, step) pairs from proofs/ whose verdict is PROVED or NUMERIC_AT_POINTS and that involve
     no enumeration, to mutate."""
     for name in ["fdp_gaussian_duality.py", "fdp_laplace_profile.py"]:
         for d in load_file(ROOT / "proofs" / name):
@@ -131,7 +131,7 @@ def test_a_step_can_skip_stages_and_says_so():
     assert plain.verdict.value == "PROVED"
     skipping = Step(x ** 2, "<=", x, "square", skip=("symbolic", "certified"))
     result = check_step(skipping, d)
-    assert result.verdict.value == "NUMERIC"          # only the numeric stage was left
+    assert result.verdict.value == "NUMERIC_AT_POINTS"          # only the numeric stage was left
     assert "skips the symbolic and certified stages" in result.detail
     only_symbolic = check_step(Step(x ** 2, "<=", x, "square", skip="symbolic"), d)
     assert only_symbolic.verdict.value in ("CERTIFIED", "PROVED") and "skips the symbolic" in only_symbolic.detail

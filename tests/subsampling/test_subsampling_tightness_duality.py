@@ -50,4 +50,4 @@ def test_figure6_findings_reproduce():
     (minima, seed) = load_file(ROOT / "proofs" / "drs_figure6.py")
     report = check_derivation(seed)
     assert report.ok
-    assert [r.verdict.holds for r in report.steps] == [True, True, False, True, True, False, True]
+    assert [r.verdict.supports for r in report.steps] == [True, True, False, True, True, False, True]
