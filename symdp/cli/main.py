@@ -13,7 +13,7 @@ import sys
 from ..errors import SymdpError
 
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
-COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot")
+COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "compose")
 
 
 class _Parser(argparse.ArgumentParser):

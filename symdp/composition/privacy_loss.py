@@ -226,7 +226,11 @@ class LossAtoms:
                 total += to_mpf(m) * (1 - mpmath.exp(e - L))
         return total
 
-    def expect(self, h):
+    def kinks(self):
+        """Where the profile is not smooth: at the finite losses."""
+        return [to_mpf(loss) for loss, _ in self.atoms if loss != sp.oo]
+
+    def expect(self, h, cuts=()):
         r""":math:`E_Q[h(L)]` at the current precision (h gets an mpf, or ``mpmath.inf``)."""
         return mpmath.fsum(to_mpf(m) * h(_mp(loss)) for loss, m in self.atoms)
 
@@ -298,14 +302,17 @@ class GaussianLoss:
             return mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
         return mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
 
-    def expect(self, h):
+    def kinks(self):
+        return []
+
+    def expect(self, h, cuts=()):
         m = to_mpf(self.mu)
         if m == 0:
             return h(mpmath.mpf(0))
         mean, sd = m * m / 2, m
         density = lambda l: mpmath.npdf(l, mean, sd)  # noqa: E731
-        return mpmath.quad(lambda l: density(l) * h(l),
-                           [-mpmath.inf, mean - 8 * sd, mean, mean + 8 * sd, mpmath.inf])
+        pts = sorted({-mpmath.inf, mean - 8 * sd, mean, mean + 8 * sd, mpmath.inf, *cuts})
+        return mpmath.quad(lambda l: density(l) * h(l), pts)
 
 
 class LaplaceLoss:
@@ -331,6 +338,10 @@ class LaplaceLoss:
         if e <= -m:
             return 1 - mpmath.exp(e)
         return 1 - mpmath.exp((e - m) / 2)
+
+    def kinks(self):
+        m = to_mpf(self.mu)
+        return [-m, m]
 
     def expect(self, h, cuts=()):
         m = to_mpf(self.mu)
@@ -376,7 +387,10 @@ class DensityLoss:
         g = lambda x: self.q(x) - e * self.p(x)  # noqa: E731
         return mpmath.quad(lambda x: max(g(x), 0), self._cuts(g))
 
-    def expect(self, h):
+    def kinks(self):
+        return []
+
+    def expect(self, h, cuts=()):
         def integrand(x):
             qx = self.q(x)
             if qx == 0:
@@ -411,10 +425,11 @@ def product_profile(losses, eps):
         if i == len(factors) - 1:
             return factors[i].profile(e)
         inner = lambda l: mpmath.mpf(1) if l == mpmath.inf else rec(i + 1, e - l)  # noqa: E731
-        f = factors[i]
-        if isinstance(f, LaplaceLoss):
-            return f.expect(inner)
-        return f.expect(inner)
+        # the inner profile has kinks where e - l is a kink of the last factor's profile:
+        # quadrature is split there (exact for two continuous factors; deeper nests are smooth
+        # only piecewise in more places, which tanh-sinh handles less accurately)
+        cuts = [e - k for k in factors[-1].kinks()] if i == len(factors) - 2 else []
+        return factors[i].expect(inner, cuts)
 
     eps = mpmath.mpf(eps) if not isinstance(eps, sp.Basic) else to_mpf(eps)
     return +rec(0, eps)
@@ -435,3 +450,126 @@ def epsilon_for_delta(profile, delta, hi=None):
     else:
         raise RootFindingError(f"profile stays above delta={mpmath.nstr(delta, 5)} up to eps={hi}")
     return decreasing_inverse(profile, delta, lo=0, hi=hi)
+
+
+def _arb_of(value, prec: int):
+    """An arb ball around an exact real SymPy number, from mpmath at ``prec + 64`` bits with a
+    radius of 2^-(prec + 32) relative (high-precision evaluation, not interval arithmetic)."""
+    from flint import arb
+
+    with mpmath.workprec(prec + 64):
+        v = to_mpf(sp.sympify(value))
+        return arb(mpmath.nstr(v, int((prec + 64) * 0.30103), min_fixed=-mpmath.inf,
+                               max_fixed=mpmath.inf)) + arb(0, abs(v) * mpmath.mpf(2) ** (-prec - 32)
+                                                            if v != 0 else 0)
+
+
+class LatticeLoss:
+    r"""A privacy-loss distribution on a lattice: :math:`L = m\,g` (m an integer, g > 0 exact)
+    or +∞, with masses held as Arb balls (python-flint).  Powers are polynomial powers of the
+    generating function :math:`\sum_m q_m z^m` (fast, with rigorous error radii for the
+    arithmetic), so :math:`f^{\otimes T}` for :math:`T = 10^4` takes about a second.
+
+    Used for :math:`f_{\varepsilon,\delta}` (losses ±ε) and :math:`C_p(f_{\varepsilon,\delta})`
+    (losses :math:`\pm\varepsilon', 0`, Eq. 14 read as a pair (P, Q)).
+    """
+
+    def __init__(self, g, offset: int, coeffs, inf_mass, prec: int):
+        self.g, self.offset, self.coeffs, self.inf_mass, self.prec = g, offset, coeffs, inf_mass, prec
+
+    @classmethod
+    def from_atoms(cls, atoms: LossAtoms, g, prec: int = 256) -> "LatticeLoss":
+        from flint import arb, ctx
+
+        from ..validation import to_exact
+
+        g = to_exact("g", g)
+        ms = {}
+        inf_mass = sp.S.Zero
+        for loss, m in atoms.atoms:
+            if loss == sp.oo:
+                inf_mass += m
+                continue
+            k = sp.simplify(loss / g)
+            if not k.is_Integer:
+                raise InvalidParameterError(f"loss {loss} is not an integer multiple of g={g}")
+            ms[int(k)] = ms.get(int(k), sp.S.Zero) + m
+        lo, hi = min(ms), max(ms)
+        old = ctx.prec
+        ctx.prec = prec
+        try:
+            coeffs = [_arb_of(ms.get(j, 0), prec) for j in range(lo, hi + 1)]
+            inf = _arb_of(inf_mass, prec) if inf_mass != 0 else arb(0)
+        finally:
+            ctx.prec = old
+        return cls(g, lo, coeffs, inf, prec)
+
+    def power(self, n: int) -> "LatticeLoss":
+        from flint import arb_poly, ctx
+
+        old = ctx.prec
+        ctx.prec = self.prec
+        try:
+            poly = arb_poly(self.coeffs) ** int(n)
+            inf = 1 - (1 - self.inf_mass) ** int(n)
+            coeffs = [poly[j] for j in range(poly.degree() + 1)]
+        finally:
+            ctx.prec = old
+        return LatticeLoss(self.g, self.offset * int(n), coeffs, inf, self.prec)
+
+    def _index_above(self, t) -> int:
+        """Smallest lattice index j with (offset + j) g > t (t an exact number or mpf)."""
+        with mpmath.workdps(50):
+            ratio = (to_mpf(t) if not isinstance(t, mpmath.mpf) else t) / to_mpf(self.g)
+            m = int(mpmath.floor(ratio)) + 1
+            if not isinstance(t, mpmath.mpf) and compare_exact((m - 1) * self.g, sp.sympify(t)) > 0:
+                m -= 1  # ratio was just below an integer m - 1 with (m - 1) g > t exactly
+        return max(0, m - self.offset)
+
+    def profile_ball(self, t):
+        r"""Arb enclosure of :math:`\delta(t) = q_\infty + \sum_{mg > t} q_m (1 - e^{t - mg})`."""
+        from flint import arb, ctx
+
+        old = ctx.prec
+        ctx.prec = self.prec
+        try:
+            j0 = self._index_above(t)
+            g = _arb_of(self.g, self.prec)
+            if not isinstance(t, mpmath.mpf):
+                from ..validation import to_exact
+
+                t = to_exact("eps", t)
+            tt = _arb_of(t, self.prec) if not isinstance(t, mpmath.mpf) else arb(mpmath.nstr(t, 80))
+            total = self.inf_mass
+            for j in range(j0, len(self.coeffs)):
+                total += self.coeffs[j] * (1 - (tt - (self.offset + j) * g).exp())
+            return total
+        finally:
+            ctx.prec = old
+
+    def epsilon_ball(self, delta):
+        r"""Arb enclosure of the smallest t ≥ 0 with δ(t) ≤ δ: walk the lattice from the top,
+        :math:`t = \log((A - \delta)/B)` on the segment holding δ (``None`` if δ < q_∞)."""
+        from flint import arb, ctx
+
+        old = ctx.prec
+        ctx.prec = self.prec
+        try:
+            d = _arb_of(probability("delta", delta), self.prec)
+            if d < self.inf_mass:
+                return None
+            g = _arb_of(self.g, self.prec)
+            A, B = self.inf_mass, arb(0)
+            for j in range(len(self.coeffs) - 1, -1, -1):
+                m = self.offset + j
+                A += self.coeffs[j]
+                B += self.coeffs[j] * (-(m * g)).exp()
+                low = max(m - 1, 0) * g if m - 1 >= 0 else arb(0)
+                if m <= 0:
+                    low = arb(0)
+                if A - B * low.exp() >= d or m <= 0:
+                    value = ((A - d) / B).log()
+                    return value if not (value < 0) else arb(0)
+            return arb(0)
+        finally:
+            ctx.prec = old
