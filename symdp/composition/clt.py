@@ -75,12 +75,7 @@ def functionals(f) -> Functionals:
     :math:`f_{\varepsilon,0}` (see the module docstring for the derivation)."""
     if isinstance(f, Gaussian):
         m = f.mu
-        z = sp.Symbol("z", real=True)
-        phi = sp.exp(-z ** 2 / 2) / sp.sqrt(2 * sp.pi)
-        # E|mu Z + mu^2/2|^3 (kappa_3): the integral closes with Phi and exp
-        k3 = sp.simplify(sp.integrate(sp.Abs(m * z + m ** 2 / 2) ** 3 * phi, (z, -sp.oo, sp.oo))) \
-            if m.is_number else _gaussian_kappa3(m)
-        return Functionals(m ** 2 / 2, m ** 2 + m ** 4 / 4, k3,
+        return Functionals(m ** 2 / 2, m ** 2 + m ** 4 / 4, _gaussian_kappa3(m),
                            2 * sp.sqrt(2) / sp.sqrt(sp.pi) * m ** 3)
     if isinstance(f, EpsDelta):
         if f.delta != 0:
@@ -99,6 +94,8 @@ def functionals(f) -> Functionals:
 def _gaussian_kappa3(m):
     r""":math:`E|mZ + m^2/2|^3` for symbolic m ≥ 0: with a = m/2 (Z ≥ -a the sign is +),
     :math:`m^3 E|Z + a|^3 = m^3[\,2(a^3 + 3a)\Phi(a) - (a^3+3a) + 2(a^2+2)\varphi(a)\,]`."""
+    # E|Z + a|^3 = E(Z + a)^3 - 2 E[(Z + a)^3; Z < -a], and
+    # E[(Z + a)^3; Z < -a] = (a^3 + 3a) Phi(-a) - (a^2 + 2) phi(a)
     a = m / 2
     phi_a = sp.exp(-a ** 2 / 2) / sp.sqrt(2 * sp.pi)
     return m ** 3 * ((a ** 3 + 3 * a) * (2 * Phi(a) - 1) + 2 * (a ** 2 + 2) * phi_a)
