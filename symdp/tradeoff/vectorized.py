@@ -39,8 +39,8 @@ import statistics
 import numpy as np
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..special import Phi, PhiInv
+from ..core.errors import InvalidParameterError
+from ..core.special import Phi, PhiInv
 
 __all__ = ["eps_delta", "subsampled_eps_delta", "gaussian", "normal_cdf", "normal_quantile",
            "decreasing_inverse", "vectorize"]
@@ -229,7 +229,7 @@ def vectorize(f):
     compiled with ``lambdify`` to numpy and evaluated on its points only.  A piece that is
     an implicit inverse :math:`h^{-1}(a)` is evaluated by :func:`decreasing_inverse` on the
     vectorised h.  Raises ``NotImplementedError`` for an object without pieces (a convex
-    envelope from its definition) and :class:`~symdp.errors.InvalidParameterError` when
+    envelope from its definition) and :class:`~symdp.core.errors.InvalidParameterError` when
     a parameter is symbolic.
 
     >>> from symdp import EpsDelta
