@@ -9,7 +9,7 @@ G_m; and the profile E[(1 - e^{eps - L})_+] of that loss is Cor. 2.13's formula.
 
 import sympy as sp
 
-from symdp import Phi
+from symdp.core.special import Phi
 from symdp.composition import TensorPower, TensorProduct
 from symdp.proof import Derivation, Step
 from symdp.tradeoff import Gaussian, alpha

@@ -13,7 +13,7 @@ K = T kl, s^2 = T (kappa_2 - kl^2) and p sqrt(T) = nu, mu = 2K/s -> nu sqrt(2c).
 
 import sympy as sp
 
-from symdp import Phi
+from symdp.core.special import Phi
 from symdp.proof import Derivation, Step
 
 p, mu0, nu, c, T = (sp.Symbol(n, positive=True) for n in ("p", "mu_0", "nu", "c", "T"))

@@ -28,7 +28,7 @@ import sys
 
 import mpmath
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 DEFAULT_DELTA = ("1e-5",)
 
@@ -70,7 +70,7 @@ def _str(value, dps: int) -> str:
 def compute(args) -> dict:
     import sympy as sp
 
-    from ..validation import positive_integer
+    from ..core.validation import positive_integer
 
     dps = args.dps
     deltas = args.delta or (DEFAULT_DELTA if not args.eps else ())
@@ -150,7 +150,7 @@ def _sgd(args, deltas, epss, dps, out):
     from ..composition.clt import sgd_clt_mu, sgd_limit_mu
     from ..composition.privacy_loss import GaussianLoss
     from ..composition.tensor import epsilon_for_delta
-    from ..validation import parameter, positive_integer, probability
+    from ..core.validation import parameter, positive_integer, probability
 
     if not args.clt:
         raise InvalidParameterError(
@@ -185,7 +185,7 @@ def _sgd(args, deltas, epss, dps, out):
 def run(args) -> int:
     if args.dps < 30:
         raise InvalidParameterError(f"--dps must be >= 30; got --dps={args.dps}")
-    from ..validation import probability, to_exact
+    from ..core.validation import probability, to_exact
 
     for d in args.delta or ():
         probability("delta", d)

@@ -50,11 +50,11 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..special import Phi, mp_phi
+from ..core.errors import InvalidParameterError
+from ..core.special import Phi, mp_phi
 from ..tradeoff.families import EpsDelta, Gaussian
 from ..tradeoff.numeric import to_mpf
-from ..validation import nonnegative, parameter, positive_integer, probability
+from ..core.validation import nonnegative, parameter, positive_integer, probability
 
 __all__ = ["Functionals", "functionals", "clt_mu", "BerryEsseen", "berry_esseen",
            "sgd_functionals", "sgd_clt_mu", "sgd_limit_mu", "sgd_limit_constant"]
@@ -138,7 +138,7 @@ class BerryEsseen:
 
 
 def _phi_inv(a):
-    from ..special import mp_phi_inv
+    from ..core.special import mp_phi_inv
 
     return mp_phi_inv(a)
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from ..tradeoff.numeric import to_mpf
-from ..validation import nonnegative, positive_integer, probability, to_exact
+from ..core.validation import nonnegative, positive_integer, probability, to_exact
 from .privacy_loss import LossAtoms
 
 __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value",

@@ -44,10 +44,10 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError, RootFindingError
-from ..special import mp_phi
+from ..core.errors import InvalidParameterError, RootFindingError
+from ..core.special import mp_phi
 from ..tradeoff.numeric import decreasing_inverse, to_mpf
-from ..validation import nonnegative, probability
+from ..core.validation import nonnegative, probability
 
 __all__ = ["LossAtoms", "GaussianLoss", "LaplaceLoss", "DensityLoss", "product_profile",
            "epsilon_for_delta", "MAX_ATOMS"]
@@ -211,7 +211,7 @@ class LossAtoms:
         if isinstance(eps, (mpmath.mpf, float)):
             e, exact = mpmath.mpf(eps), None
         else:
-            from ..validation import to_exact
+            from ..core.validation import to_exact
 
             exact = to_exact("eps", eps)
             e = to_mpf(exact)
@@ -481,7 +481,7 @@ class LatticeLoss:
     def from_atoms(cls, atoms: LossAtoms, g, prec: int = 256) -> "LatticeLoss":
         from flint import arb, ctx
 
-        from ..validation import to_exact
+        from ..core.validation import to_exact
 
         g = to_exact("g", g)
         ms = {}
@@ -536,7 +536,7 @@ class LatticeLoss:
             j0 = self._index_above(t)
             g = _arb_of(self.g, self.prec)
             if not isinstance(t, mpmath.mpf):
-                from ..validation import to_exact
+                from ..core.validation import to_exact
 
                 t = to_exact("eps", t)
             tt = _arb_of(t, self.prec) if not isinstance(t, mpmath.mpf) else arb(mpmath.nstr(t, 80))

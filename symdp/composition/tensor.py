@@ -29,12 +29,12 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from ..subsampling.operator import as_trade_off
 from ..tradeoff.base import TradeOff, alpha, varepsilon
 from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from ..tradeoff.numeric import ValueByDefinitionAt, golden_max, to_mpf
-from ..validation import parameter, to_exact
+from ..core.validation import parameter, to_exact
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
 
 __all__ = ["TensorProduct", "TensorPower", "tensor", "tensor_power", "loss_of"]
@@ -320,7 +320,7 @@ def profile_value(f, eps, dps: int = 30):
 def epsilon_value(f, delta, dps: int = 30):
     r"""The smallest ε ≥ 0 with :math:`\delta_f(\varepsilon) \le \delta`, at ``dps`` digits:
     a closed form for atoms, bracketed root-finding on the profile otherwise."""
-    from ..validation import probability
+    from ..core.validation import probability
 
     delta = probability("delta", delta)
     closed = f.doit()

@@ -9,7 +9,7 @@ from symdp.composition import kov_profile_value
 from symdp.composition.clt import berry_esseen, clt_mu, functionals, sgd_functionals, \
     sgd_limit_constant, sgd_limit_mu
 from symdp.composition.privacy_loss import LossAtoms
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 
 def _direct(f, h, dps=30):

@@ -7,7 +7,7 @@ import sympy as sp
 from symdp.composition import LossAtoms, heterogeneous_loss, kov_epsilon, kov_epsilon_value, \
     kov_profile, kov_profile_value, kov_theorem_3_3
 from symdp.composition.eps_delta import MAX_HETEROGENEOUS
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 from ._product import eps_delta_pair, hockey_stick, product
 

@@ -8,7 +8,7 @@ from symdp import EpsDelta, Gaussian, Laplace
 from symdp.composition import DensityLoss, GaussianLoss, LaplaceLoss, LossAtoms, TensorPower, \
     TensorProduct, loss_of, product_profile, tensor, tensor_power
 from symdp.composition.privacy_loss import LatticeLoss
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 from symdp.subsampling import subsample
 from symdp.tradeoff import Identity, Zero
 
