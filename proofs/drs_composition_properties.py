@@ -68,6 +68,19 @@ DERIVATIONS = [
                      a3: range(0, 3), b3: range(0, 2), x: range(0, 11)},
     ),
     Derivation(
+        id="eps_delta_is_f_0_delta_tensor_f_eps_0_on_rr_grid",
+        statement="f_{eps,delta} = f_{0,delta} (x) f_{eps,0}, and so eps's and delta's of a product of "
+                  "randomized responses may be exchanged between the factors",
+        citation="Kairouz, Oh, Viswanath 2015, Sec. 3 (the (eps, delta) pair as a product); "
+                 "Murtagh, Vadhan 2016 (the same decomposition)",
+        hypotheses=HYP, chained=False,
+        steps=(Step(ProductProfile(c, a1, b1), "=", ProductProfile(c, 0, b1, a1, 0),
+                    "under Q: loss +inf w.p. delta, else +-eps -- the loss of f_{0,delta} plus that of f_{eps,0}"),
+               Step(ProductProfile(c, a1, b1, a2, b2), "=", ProductProfile(c, a2, b1, a1, b2),
+                    "the finite part of the loss, +-eps1 +-eps2, does not depend on delta1, delta2")),
+        enumeration={a1: A, b1: B, a2: A, b2: B, c: C},
+    ),
+    Derivation(
         id="product_profile_from_privacy_loss_distribution_on_rr_grid",
         statement="sum (Q x Q' - s P x P')_+ = E[(1 - s/R)_+] with R the product of the factors' "
                   "likelihood ratios under Q (the privacy-loss route)",
