@@ -1,6 +1,6 @@
 """G_a (x) G_b = G_sqrt(a^2 + b^2), derived through the privacy-loss distribution.
 
-Dong, Roth, Su 2022 (arXiv 1905.02383v3), Def. 3.1 and Sec. 3.2 (Gaussian composition):
+Dong, Roth, Su 2022 (arXiv 1905.02383v3), Def. 3.1 and Sec. 3 (Gaussian composition):
 the loss of G_mu = T(N(0,1), N(mu,1)) is L(x) = log(phi(x - mu)/phi(x)) = mu x - mu^2/2,
 under Q = N(mu, 1) a N(mu^2/2, mu^2) variable; independent losses add (product measures,
 Def. 3.1) and the moment generating functions multiply; a loss N(m^2/2, m^2) is the loss of
@@ -24,10 +24,10 @@ def npdf(z, mean, var):
     return sp.exp(-(z - mean) ** 2 / (2 * var)) / sp.sqrt(2 * sp.pi * var)
 
 
-derivation = Derivation(
+DERIVATIONS = [Derivation(
     id="gaussian_tensor_is_gaussian_sqrt_sum_squares",
     statement="G_a (x) G_b = G_sqrt(a^2+b^2), from the privacy-loss distribution N(mu^2/2, mu^2) of G_mu",
-    citation="Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 3.1 and Sec. 3.2; Prop. 2.12, Cor. 2.13",
+    citation="Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 3.1 and Sec. 3; Prop. 2.12, Cor. 2.13",
     hypotheses={a: sp.Interval.open(0, sp.oo), b: sp.Interval.open(0, sp.oo),
                 mu: sp.Interval.open(0, sp.oo), m: sp.Interval.open(0, sp.oo),
                 x: sp.Reals, t: sp.Reals, alpha: sp.Interval(0, 1), eps: sp.Interval(0, sp.oo), n: sp.Range(1, sp.oo)},
@@ -42,7 +42,23 @@ derivation = Derivation(
         Step(sp.exp(t * a ** 2 / 2 + t ** 2 * a ** 2 / 2) * sp.exp(t * b ** 2 / 2 + t ** 2 * b ** 2 / 2), "=",
              sp.exp(t * (a ** 2 + b ** 2) / 2 + t ** 2 * (a ** 2 + b ** 2) / 2),
              "independent losses add (Def. 3.1: product measures): MGFs multiply; the sum is "
-             "N(m^2/2, m^2) with m^2 = a^2 + b^2, the loss of G_m"),
+             "N(m^2/2, m^2) with m^2 = a^2 + b^2, which by steps 1-3 (mu = m) is the loss of G_m; "
+             "the loss distribution under Q determines the profile E_Q[(1 - e^{eps - L})_+], and "
+             "the profile determines a symmetric trade-off function (Prop. 2.12)"),
+        Step(TensorProduct(Gaussian(a), Gaussian(b))(alpha), "=", Gaussian(sp.sqrt(a ** 2 + b ** 2))(alpha),
+             "symdp's closed form of the product agrees"),
+        Step(TensorPower(Gaussian(mu), n)(alpha), "=", Gaussian(sp.sqrt(n) * mu)(alpha),
+             "n-fold: m^2 = n mu^2"),
+    ),
+), Derivation(
+    id="gaussian_loss_profile_is_cor_2_13",
+    statement="a privacy loss N(m^2/2, m^2) under Q has the profile of Cor. 2.13",
+    citation="Dong, Roth, Su 2022, arXiv 1905.02383v3, Prop. 2.12 and Cor. 2.13",
+    hypotheses={m: sp.Interval.open(0, sp.oo), eps: sp.Interval(0, sp.oo), x: sp.Reals},
+    chained=False,
+    notes="SymPy integrates the left side to erf terms and leaves erf(u) + erfc(u) - 1 "
+          "uncancelled, so the cascade decides it at points only.",
+    steps=(
         Step(sp.Integral(npdf(x, 0, 1), (x, (eps - m ** 2 / 2) / m, sp.oo))
              - sp.exp(eps - m ** 2 / 2) * sp.Integral(sp.exp(-m * x) * npdf(x, 0, 1),
                                                      (x, (eps - m ** 2 / 2) / m, sp.oo)), "=",
@@ -50,9 +66,5 @@ derivation = Derivation(
              "a loss L = m^2/2 + m Z, Z ~ N(0,1), has profile E[(1 - e^{eps - L})_+] (the integrand "
              "is positive for L > eps, i.e. Z > (eps - m^2/2)/m) = Cor. 2.13's profile of G_m, "
              "and a profile determines a symmetric trade-off function (Prop. 2.12)"),
-        Step(TensorProduct(Gaussian(a), Gaussian(b))(alpha), "=", Gaussian(sp.sqrt(a ** 2 + b ** 2))(alpha),
-             "symdp's closed form of the product agrees"),
-        Step(TensorPower(Gaussian(mu), n)(alpha), "=", Gaussian(sp.sqrt(n) * mu)(alpha),
-             "n-fold: m^2 = n mu^2"),
     ),
-)
+)]

@@ -123,7 +123,7 @@ def compute(args) -> dict:
     if args.eps_delta:
         out["method"] = "exact: enumeration of the product of the (P, Q) pairs of f_{eps_i,delta_i}"
     elif isinstance(closed, Gaussian):
-        out["method"] = "closed form G_sqrt(sum mu_i^2) (DRS Sec. 3.2) and Cor. 2.13"
+        out["method"] = "closed form G_sqrt(sum mu_i^2) (DRS Sec. 3) and Cor. 2.13"
     else:
         out["method"] = "privacy-loss integral delta(eps) = E[(1 - e^(eps - L))_+], mpmath quadrature"
     out["epsilon"] = [{"delta": d, "epsilon": _str(_single_epsilon(closed, d, dps + 5), dps)}

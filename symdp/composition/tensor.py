@@ -6,7 +6,7 @@ Definition 3.1: for :math:`f = T(P, Q)` and :math:`g = T(P', Q')`,
     f \otimes g = T(P \times P',\ Q \times Q'),
 
 well defined (it does not depend on the pair chosen) and the trade-off function of
-the composition of an f-DP and a g-DP mechanism (Thm. 3.2).  It is commutative and
+the composition of an f-DP and a g-DP mechanism (Thm. 3.2, numbering as cited in issue #15).  It is commutative and
 associative, :math:`f \otimes \mathrm{Id} = f`, and monotone in each argument
 (DRS Sec. 3.1; checked in ``proofs/drs_composition_properties.py``).
 
@@ -15,7 +15,7 @@ as the paper writes them (``f \otimes g``, ``f^{\otimes n}``).  ``doit()`` simpl
 where a closed form exists:
 
 * :math:`G_{\mu_1} \otimes \cdots \otimes G_{\mu_n} = G_{\sqrt{\mu_1^2+\cdots+\mu_n^2}}`
-  (DRS Sec. 3.2: the privacy loss of :math:`G_\mu` is :math:`N(\mu^2/2, \mu^2)` under Q and
+  (DRS Sec. 3: the privacy loss of :math:`G_\mu` is :math:`N(\mu^2/2, \mu^2)` under Q and
   independent normal losses add; ``proofs/drs_gaussian_composition.py``);
 * Id factors drop out, a 0 factor gives 0.
 
