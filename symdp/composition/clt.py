@@ -52,7 +52,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, mp_phi
-from ..tradeoff.families import EpsDelta, Gaussian
+from ..tradeoff.families import EpsDelta, Gaussian, Laplace
 from ..tradeoff.numeric import to_mpf
 from ..core.validation import nonnegative, parameter, positive_integer, probability
 
@@ -87,8 +87,35 @@ def functionals(f) -> Functionals:
         kl = e * (E - 1) / (E + 1)
         k3bar = (E * sp.Abs(e - kl) ** 3 + sp.Abs(e + kl) ** 3) / (1 + E)
         return Functionals(kl, e ** 2, e ** 3, sp.simplify(k3bar))
+    if isinstance(f, Laplace):
+        return _laplace_functionals(f.mu)
     raise NotImplementedError(f"no closed-form functionals for {f}; use sgd_functionals or "
                               "integrate -log|f'| numerically")
+
+
+def _laplace_functionals(m) -> Functionals:
+    r"""Laplace :math:`T(\mathrm{Lap}(0,1), \mathrm{Lap}(\mu,1))`: under P = Lap(0, 1) the log
+    ratio is :math:`\ell = -\mu` (x ≤ 0, probability 1/2), :math:`2x - \mu` (0 < x < μ, density
+    :math:`e^{-x}/2`), μ (x ≥ μ, probability :math:`e^{-\mu}/2`).  Integrated piece by piece
+    (|·| split where its argument vanishes):
+    kl = μ − 1 + e^{−μ} (the KL divergence), the others below."""
+    x = sp.Dummy("x", positive=True)
+    if m == 0:
+        z = sp.S.Zero
+        return Functionals(z, z, z, z)
+
+    def expect(h, cuts=()):
+        pts = [0, *cuts, m]
+        middle = sum(sp.integrate(h(2 * x - m, i) * sp.exp(-x) / 2, (x, a, b))
+                     for i, (a, b) in enumerate(zip(pts[:-1], pts[1:])))
+        return sp.simplify(h(-m, 0) / 2 + middle + h(m, len(pts) - 2) * sp.exp(-m) / 2)
+
+    kl = sp.simplify(m - 1 + sp.exp(-m))
+    k2 = expect(lambda v, i: v ** 2)
+    k3 = expect(lambda v, i: (-v if i == 0 else v) ** 3, cuts=(m / 2,))
+    # l + kl = 0 at x = (m - kl)/2, inside (0, m) since |kl| < m
+    k3b = expect(lambda v, i: (-(v + kl) if i == 0 else (v + kl)) ** 3, cuts=((m - kl) / 2,))
+    return Functionals(kl, k2, k3, k3b)
 
 
 def _gaussian_kappa3(m):

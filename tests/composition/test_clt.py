@@ -4,7 +4,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from symdp import EpsDelta, Gaussian
+from symdp import EpsDelta, Gaussian, Laplace
 from symdp.composition import kov_profile_value
 from symdp.composition.clt import berry_esseen, clt_mu, functionals, sgd_functionals, \
     sgd_limit_constant, sgd_limit_mu
@@ -117,3 +117,24 @@ def test_sgd_limit_mu_formulas():
     assert sp.simplify(sgd_limit_mu(s, nu, "poisson") - nu * sp.sqrt(sp.exp(s ** -2) - 1)) == 0
     with pytest.raises(InvalidParameterError, match="scheme"):
         sgd_limit_mu(1, 1, "shuffle")
+
+
+@pytest.mark.parametrize("mu", [sp.Rational(1, 2), 2])
+def test_laplace_functionals_against_quadrature_of_the_log_ratio(mu):
+    """E_P[h(log(q/p))] for P = Lap(0,1), Q = Lap(mu,1), by quadrature split at 0, mu/2, mu and
+    where l + kl = 0 -- from the densities, not from the closed forms."""
+    F = functionals(Laplace(mu))
+    with mpmath.workdps(30):
+        m = mpmath.mpf(sp.N(mu, 35))
+        lap = lambda x, c: mpmath.exp(-abs(x - c)) / 2  # noqa: E731
+        ell = lambda x: mpmath.log(lap(x, m) / lap(x, 0))  # noqa: E731
+        kl = mpmath.mpf(sp.N(F.kl, 35))
+        cuts = sorted({-mpmath.inf, 0, m / 2, m, (m - kl) / 2, mpmath.inf})
+
+        def E(h):
+            return mpmath.quad(lambda x: h(ell(x)) * lap(x, 0), cuts)
+
+        assert abs(-E(lambda v: v) - kl) < 1e-25
+        assert abs(E(lambda v: v * v) - mpmath.mpf(sp.N(F.kappa2, 35))) < 1e-25
+        assert abs(E(lambda v: abs(v) ** 3) - mpmath.mpf(sp.N(F.kappa3, 35))) < 1e-25
+        assert abs(E(lambda v: abs(v + kl) ** 3) - mpmath.mpf(sp.N(F.kappa3_bar, 35))) < 1e-25
