@@ -92,10 +92,10 @@ def compute(args) -> dict:
 
     if args.eps_delta:
         factors = [EpsDelta(e, d) for e, d in args.eps_delta]
-        if len(factors) > MAX_HETEROGENEOUS and len(set(factors)) > 1:
+        if len(set(factors)) > MAX_HETEROGENEOUS:
             raise InvalidParameterError(
-                f"at most {MAX_HETEROGENEOUS} heterogeneous --eps-delta pairs (exact composition is "
-                f"#P-hard, Murtagh-Vadhan 2016); got {len(factors)}")
+                f"at most {MAX_HETEROGENEOUS} distinct --eps-delta pairs (exact composition is "
+                f"#P-hard, Murtagh-Vadhan 2016); got {len(set(factors))}")
     elif args.gaussian:
         factors = [Gaussian(m) for m in args.gaussian]
     else:
@@ -121,7 +121,8 @@ def compute(args) -> dict:
                         for e in epss]
         return out
     if args.eps_delta:
-        out["method"] = "exact: enumeration of the product of the (P, Q) pairs of f_{eps_i,delta_i}"
+        out["method"] = ("exact: enumeration of the losses sum_j (2 i_j - k_j) eps_j of the product "
+                         "of the (P, Q) pairs of f_{eps_j,delta_j}")
     elif isinstance(closed, Gaussian):
         out["method"] = "closed form G_sqrt(sum mu_i^2) (DRS Sec. 3) and Cor. 2.13"
     else:

@@ -28,6 +28,8 @@ computing the optimal composition of differential privacy", Thm. 1.5).
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath
 import sympy as sp
 
@@ -37,7 +39,8 @@ from ..core.validation import nonnegative, positive_integer, probability, to_exa
 from .privacy_loss import LossAtoms
 
 __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value",
-           "kov_theorem_3_3", "heterogeneous_loss", "MAX_HETEROGENEOUS"]
+           "kov_theorem_3_3", "heterogeneous_loss", "MAX_HETEROGENEOUS", "grouped_profile_value",
+           "grouped_epsilon_value", "eps_delta_groups", "MAX_GROUPED_ATOMS"]
 
 #: heterogeneous products are enumerated exactly up to this many factors (2^12 = 4096 losses)
 MAX_HETEROGENEOUS = 12
@@ -154,3 +157,97 @@ def heterogeneous_loss(pairs) -> LossAtoms:
         one = LossAtoms.from_eps_delta(eps, delta)
         loss = one if loss is None else loss.tensor(one)
     return loss
+
+
+#: grouped heterogeneous products are enumerated up to this many distinct losses
+MAX_GROUPED_ATOMS = 1 << 16
+
+
+def _grouped_atoms(groups, dps: int):
+    r"""Atoms of :math:`\bigotimes_j f_{\varepsilon_j,\delta_j}^{\otimes k_j}` (``groups`` =
+    [(eps_j, delta_j, k_j)], exact parameters): the finite loss is
+    :math:`\sum_j (2 i_j - k_j)\varepsilon_j` with probability
+    :math:`\prod_j (1-\delta_j)^{k_j}\binom{k_j}{i_j}E_j^{i_j}/(1+E_j)^{k_j}`; the rest,
+    :math:`1 - \prod_j (1-\delta_j)^{k_j}`, is at +∞.  Returns (inf_mass, [(exact loss, mpf
+    loss, mpf mass)]) at ``dps`` digits."""
+    count = 1
+    for _, _, k in groups:
+        count *= k + 1
+    if count > MAX_GROUPED_ATOMS:
+        raise InvalidParameterError(
+            f"the product has {count} losses, more than {MAX_GROUPED_ATOMS}: exact composition of "
+            "heterogeneous (eps, delta) pairs is #P-hard in general (Murtagh-Vadhan 2016); "
+            "use fewer distinct pairs or fewer repetitions")
+    with mpmath.workdps(dps):
+        keep = mpmath.mpf(1)
+        per_group = []
+        for eps, delta, k in groups:
+            E, d = mpmath.exp(to_mpf(eps)), to_mpf(delta)
+            keep *= (1 - d) ** k
+            per_group.append([((2 * i - k) * eps, (2 * i - k) * to_mpf(eps),
+                               mpmath.binomial(k, i) * E ** i / (1 + E) ** k) for i in range(k + 1)])
+        atoms = []
+        for combo in itertools.product(*per_group):
+            loss = sum((c[0] for c in combo), sp.S.Zero)
+            value = mpmath.fsum(c[1] for c in combo)
+            mass = keep
+            for c in combo:
+                mass *= c[2]
+            atoms.append((loss, value, mass))
+        atoms.sort(key=lambda a: -a[1])
+        return 1 - keep, atoms
+
+
+def _above(loss_exact, loss_value, t_exact, t_value) -> bool:
+    """loss > t, decided numerically with an exact check when the two are close."""
+    gap = loss_value - t_value
+    if abs(gap) > mpmath.mpf(10) ** (-mpmath.mp.dps + 15):
+        return gap > 0
+    d = sp.nsimplify(sp.sympify(loss_exact - t_exact)) if t_exact is not None else None
+    return bool(d is not None and d.is_positive)
+
+
+def grouped_profile_value(groups, t, dps: int = 30):
+    r""":math:`\delta(t)` of :math:`\bigotimes_j f_{\varepsilon_j,\delta_j}^{\otimes k_j}` at ``dps``
+    digits, by enumerating the :math:`\prod_j (k_j + 1)` finite losses."""
+    groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    t_exact = to_exact("t", t) if not isinstance(t, mpmath.mpf) else None
+    with mpmath.workdps(dps + 20):
+        inf_mass, atoms = _grouped_atoms(groups, dps + 20)
+        tt = to_mpf(t_exact) if t_exact is not None else mpmath.mpf(t)
+        total = inf_mass + mpmath.fsum(m * (1 - mpmath.exp(tt - v)) for L, v, m in atoms
+                                       if _above(L, v, t_exact, tt))
+    with mpmath.workdps(dps):
+        return +total
+
+
+def grouped_epsilon_value(groups, target, dps: int = 30):
+    r"""The smallest t ≥ 0 with :math:`\delta(t) \le` ``target`` for the grouped product: on the
+    segment holding the target the profile is :math:`A - Be^t`, so :math:`t = \log((A-\delta)/B)`."""
+    groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    target = probability("delta", target)
+    with mpmath.workdps(dps + 20):
+        inf_mass, atoms = _grouped_atoms(groups, dps + 20)
+        tgt = to_mpf(target)
+        if tgt < inf_mass:
+            return mpmath.inf
+        A, B = inf_mass, mpmath.mpf(0)
+        value = mpmath.mpf(0)
+        for j, (_, v, m) in enumerate(atoms):
+            A, B = A + m, B + m * mpmath.exp(-v)
+            low = atoms[j + 1][1] if j + 1 < len(atoms) else -mpmath.inf
+            low = max(low, mpmath.mpf(0))
+            if A - B * mpmath.exp(low) >= tgt:
+                value = max(mpmath.log((A - tgt) / B), mpmath.mpf(0)) if B > 0 else mpmath.mpf(0)
+                break
+    with mpmath.workdps(dps):
+        return +value
+
+
+def eps_delta_groups(factors):
+    """[(eps, delta, count)] for a list of EpsDelta factors (equal factors grouped, order kept)."""
+    groups: dict = {}
+    for f in factors:
+        key = (f.eps, f.delta)
+        groups[key] = groups.get(key, 0) + 1
+    return [(e, d, k) for (e, d), k in groups.items()]

@@ -35,6 +35,7 @@ from ..tradeoff.base import TradeOff, alpha, varepsilon
 from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from ..tradeoff.numeric import ValueByDefinitionAt, golden_max, to_mpf
 from ..core.validation import parameter, to_exact
+from .eps_delta import eps_delta_groups, grouped_epsilon_value, grouped_profile_value
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
 
 __all__ = ["TensorProduct", "TensorPower", "tensor", "tensor_power", "loss_of"]
@@ -296,11 +297,28 @@ def _discrete_pieces(f):
 
 # ---------------------------------------------------------------- numerics
 
+def _eps_delta_groups(closed):
+    """[(eps, delta, k)] when every factor of ``closed`` is an f_{eps,delta}, else None."""
+    if isinstance(closed, EpsDelta):
+        return [(closed.eps, closed.delta, 1)]
+    if isinstance(closed, (TensorProduct, TensorPower)):
+        try:
+            factors = closed.flat_factors()
+        except NotImplementedError:
+            return None
+        if all(isinstance(g, EpsDelta) for g in factors):
+            return eps_delta_groups(factors)
+    return None
+
+
 def profile_value(f, eps, dps: int = 30):
     r""":math:`\delta_f(\varepsilon)` for a product f at ``dps`` digits (two guard passes are
     the caller's business: this is one evaluation at ``dps + 10``)."""
     eps_exact = to_exact("eps", eps) if not isinstance(eps, mpmath.mpf) else eps
     closed = f.doit()
+    groups = _eps_delta_groups(closed)
+    if groups is not None:  # (eps, delta) factors: enumerate the grouped losses (KOV for one group)
+        return grouped_profile_value(groups, eps_exact, dps)
     with mpmath.workdps(dps + 10):
         if isinstance(closed, Gaussian):
             value = GaussianLoss(closed.mu).profile(to_mpf(eps_exact))
@@ -324,6 +342,9 @@ def epsilon_value(f, delta, dps: int = 30):
 
     delta = probability("delta", delta)
     closed = f.doit()
+    groups = _eps_delta_groups(closed)
+    if groups is not None:
+        return grouped_epsilon_value(groups, delta, dps)
     with mpmath.workdps(dps + 10):
         if isinstance(closed, (TensorProduct, TensorPower)):
             losses = closed.losses()

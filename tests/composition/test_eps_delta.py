@@ -85,3 +85,26 @@ def test_bad_input_names_the_parameter(bad, match):
     args.update(bad)
     with pytest.raises(InvalidParameterError, match=match):
         kov_epsilon_value(args["eps"], args["delta"], args["k"], "1e-5")
+
+
+def test_grouped_heterogeneous_product_against_the_product_distributions():
+    from symdp.composition.eps_delta import grouped_epsilon_value, grouped_profile_value
+
+    groups = [(sp.Rational(1, 2), sp.Rational(1, 100), 2), (1, 0, 2), (sp.Rational(1, 5), sp.Rational(1, 1000), 1)]
+    with mpmath.workdps(40):
+        pairs = [eps_delta_pair(mpmath.mpf(sp.N(e, 45)), mpmath.mpf(sp.N(d, 45))) for e, d, k in groups
+                 for _ in range(k)]
+        atoms = product(pairs)
+        for t in ("-0.5", "0", "0.7", "1.5", "2.7"):
+            assert abs(grouped_profile_value(groups, t, dps=38) - hockey_stick(atoms, mpmath.mpf(t))) < 1e-35
+        e = grouped_epsilon_value(groups, "0.05", dps=38)
+        assert abs(hockey_stick(atoms, e) - mpmath.mpf("0.05")) < 1e-33
+
+
+def test_grouped_limit_is_enforced():
+    from symdp.composition.eps_delta import MAX_GROUPED_ATOMS, grouped_profile_value
+
+    groups = [(sp.Rational(1, 10 + j), 0, 3) for j in range(9)]  # 4^9 > 2^16 losses
+    assert 4 ** 9 > MAX_GROUPED_ATOMS
+    with pytest.raises(InvalidParameterError, match="#P-hard"):
+        grouped_profile_value(groups, 1)

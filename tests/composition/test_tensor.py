@@ -147,3 +147,14 @@ def test_loss_of_unknown_function_says_how_to_proceed():
 def test_loss_atoms_from_piecewise_linear_sum_to_one():
     atoms = LossAtoms.from_piecewise_linear(EpsDelta(2, sp.Rational(1, 10)))
     assert sp.simplify(sum(m for _, m in atoms.atoms) - 1) == 0
+
+
+def test_trade_off_from_the_profile_route():
+    """(L_0 (x) G_1)(alpha) = G_1(alpha) by the profile route: the sup over s of
+    1 - delta(log s) - s alpha, with delta from the loss objects (L_0 = Id has loss 0)."""
+    from symdp.composition.tensor import trade_off_value
+
+    f = TensorProduct(Laplace(0), Gaussian(1))
+    for a in ("0.05", "0.3", "0.7"):
+        with mpmath.workdps(30):
+            assert abs(trade_off_value(f, a, dps=25) - Gaussian(1).evaluate(a, dps=30)) < 1e-22
