@@ -363,12 +363,15 @@ class DensityLoss:
     The profile integral is split where :math:`q = e^\varepsilon p` (sign changes located on
     a grid of the support, then refined), so quadrature sees smooth pieces."""
 
-    def __init__(self, p, q, support, grid: int = 64):
+    def __init__(self, p, q, support, grid: int = 64, kinks=()):
         self.p, self.q = p, q
         self.support = list(support)
         self.grid = grid
+        self._kinks = list(kinks)
 
-    def _cuts(self, g):
+    def _roots(self, g) -> list:
+        """Points of the support where g changes sign (located on a grid of each piece, then
+        refined by bracketed root-finding)."""
         pts = []
         for a, b in zip(self.support[:-1], self.support[1:]):
             a_, b_ = (max(a, mpmath.mpf(-60)) if a == -mpmath.inf else a,
@@ -380,7 +383,16 @@ class DensityLoss:
                     pts.append(x0)
                 elif v0 * v1 < 0:
                     pts.append(mpmath.findroot(g, (x0, x1), solver="anderson"))
-        return sorted(set(self.support) | set(pts))
+        return pts
+
+    def _cuts(self, g):
+        return sorted(set(self.support) | set(self._roots(g)))
+
+    def _loss(self, x):
+        qx, px = self.q(x), self.p(x)
+        if qx == 0:
+            return -mpmath.inf
+        return mpmath.inf if px == 0 else mpmath.log(qx / px)
 
     def profile(self, eps):
         e = mpmath.exp(mpmath.mpf(eps))
@@ -388,17 +400,22 @@ class DensityLoss:
         return mpmath.quad(lambda x: max(g(x), 0), self._cuts(g))
 
     def kinks(self):
-        return []
+        """Losses where the profile is not smooth (atoms of the loss), as given by the caller."""
+        return list(self._kinks)
 
     def expect(self, h, cuts=()):
+        """E_Q[h(L)]; ``cuts`` are losses where h has a kink: the x with L(x) = cut split the
+        quadrature."""
         def integrand(x):
             qx = self.q(x)
             if qx == 0:
                 return mpmath.mpf(0)
-            px = self.p(x)
-            return qx * h(mpmath.inf if px == 0 else mpmath.log(qx / px))
+            return qx * h(self._loss(x))
 
-        return mpmath.quad(integrand, self.support)
+        points = set(self.support)
+        for c in cuts:
+            points |= set(self._roots(lambda x: self._loss(x) - c))
+        return mpmath.quad(integrand, sorted(points))
 
 
 def product_profile(losses, eps):
@@ -408,7 +425,9 @@ def product_profile(losses, eps):
     the last continuous factor is evaluated by its closed-form profile, the others by
     nested quadrature (so keep them few: each adds a dimension)."""
     discrete = [l for l in losses if isinstance(l, LossAtoms)]
-    continuous = [l for l in losses if not isinstance(l, LossAtoms)]
+    # the innermost factor is evaluated by its profile: a closed form (Gaussian, Laplace) last
+    continuous = sorted((l for l in losses if not isinstance(l, LossAtoms)),
+                        key=lambda l: isinstance(l, (GaussianLoss, LaplaceLoss)))
     factors = []
     if discrete:
         prod = discrete[0]

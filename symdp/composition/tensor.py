@@ -44,7 +44,7 @@ __all__ = ["TensorProduct", "TensorPower", "tensor", "tensor_power", "loss_of"]
 def _paren(printer, f) -> str:
     text = printer._print(f)
     if isinstance(f, (TensorProduct, TensorPower)) or "\\left(" in text and not text.startswith(
-            ("f_{", "G_{", "L_{", "C_{")):
+            ("f_{", "G_{", "L_{", "C_{", "T\\left(")):
         return r"\left(%s\right)" % text
     return text
 
@@ -253,6 +253,8 @@ def loss_of(f):
         return LossAtoms(((sp.S.Zero, sp.S.One),))
     if isinstance(f, Zero):
         return LossAtoms(((sp.oo, sp.S.One),))
+    if hasattr(f, "loss") and callable(f.loss):  # DensityPair: a pair given by densities
+        return f.loss()
     if isinstance(f, (TensorProduct, TensorPower)):
         losses = f.losses()
         if all(isinstance(l, LossAtoms) for l in losses):
