@@ -134,13 +134,13 @@ def compute(args) -> dict:
 
 
 def _single_epsilon(f, d, dps):
-    from ..composition.tensor import epsilon_value
+    from ..composition.products import epsilon_value
 
     return epsilon_value(f, d, dps)
 
 
 def _delta(f, e, dps):
-    from ..composition.tensor import profile_value
+    from ..composition.products import profile_value
 
     return profile_value(f, e, dps)
 
@@ -150,7 +150,7 @@ def _sgd(args, deltas, epss, dps, out):
 
     from ..composition.clt import sgd_clt_mu, sgd_limit_mu
     from ..composition.privacy_loss import GaussianLoss
-    from ..composition.tensor import epsilon_for_delta
+    from ..composition.products import epsilon_for_delta
     from ..core.validation import parameter, positive_integer, probability
 
     if not args.clt:

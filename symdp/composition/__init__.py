@@ -15,7 +15,7 @@ from .eps_delta import heterogeneous_loss, kov_epsilon, kov_epsilon_value, kov_p
     kov_profile_value, kov_theorem_3_3
 from .privacy_loss import DensityLoss, GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, \
     product_profile
-from .tensor import TensorPower, TensorProduct, loss_of, tensor, tensor_power
+from .products import TensorPower, TensorProduct, loss_of, tensor, tensor_power
 
 __all__ = ["DensityPair", "TensorProduct", "TensorPower", "tensor", "tensor_power", "loss_of", "LossAtoms",
            "GaussianLoss", "LaplaceLoss", "DensityLoss", "product_profile", "epsilon_for_delta",

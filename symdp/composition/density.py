@@ -77,12 +77,12 @@ class DensityPair(TradeOff):
         raise NotImplementedError("T(P, Q) from densities is evaluated from its profile")
 
     def expr(self, x=alpha):
-        from .tensor import TensorAt
+        from .products import TensorAt
 
         return TensorAt(self, sp.sympify(x))
 
     def evaluate(self, x, dps=None):
-        from .tensor import trade_off_value
+        from .products import trade_off_value
 
         return trade_off_value(self, x, 15 if dps is None else dps)
 
@@ -94,13 +94,13 @@ class DensityPair(TradeOff):
 
     def delta(self, eps, dps: int = 30):
         r""":math:`\delta(\varepsilon) = \int (q - e^\varepsilon p)_+` at ``dps`` digits."""
-        from .tensor import profile_value
+        from .products import profile_value
 
         return profile_value(self, eps, dps)
 
     def epsilon(self, delta, dps: int = 30):
         """The smallest ε ≥ 0 with δ(ε) ≤ delta (bracketed root-finding on the profile)."""
-        from .tensor import epsilon_value
+        from .products import epsilon_value
 
         return epsilon_value(self, delta, dps)
 

@@ -50,3 +50,13 @@ def test_laplace_densities_times_laplace_family():
 def test_bad_densities(args, match):
     with pytest.raises(InvalidParameterError, match=match):
         DensityPair(*args)
+
+
+@pytest.mark.parametrize("name", ["products", "density", "eps_delta", "privacy_loss", "clt"])
+def test_module_doctests(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"symdp.composition.{name}")
+    failures, _ = doctest.testmod(module)
+    assert failures == 0

@@ -152,7 +152,7 @@ def test_loss_atoms_from_piecewise_linear_sum_to_one():
 def test_trade_off_from_the_profile_route():
     """(L_0 (x) G_1)(alpha) = G_1(alpha) by the profile route: the sup over s of
     1 - delta(log s) - s alpha, with delta from the loss objects (L_0 = Id has loss 0)."""
-    from symdp.composition.tensor import trade_off_value
+    from symdp.composition.products import trade_off_value
 
     f = TensorProduct(Laplace(0), Gaussian(1))
     for a in ("0.05", "0.3", "0.7"):

@@ -202,14 +202,29 @@ class TensorPower(TradeOff):
 
 
 def tensor(*factors) -> TradeOff:
-    r""":math:`f_1 \otimes \cdots \otimes f_n` (DRS Def. 3.1), unevaluated; one factor is itself."""
+    r""":math:`f_1 \otimes \cdots \otimes f_n` (DRS Def. 3.1), unevaluated; one factor is itself.
+
+    >>> from symdp import EpsDelta, Gaussian
+    >>> tensor(Gaussian(1), Gaussian(2)).doit()
+    Gaussian(sqrt(5))
+    >>> sp.latex(tensor(EpsDelta(1, 0), Gaussian(2)))
+    'f_{1,0} \\otimes G_{2}'
+    """
     if len(factors) == 1:
         return as_trade_off(factors[0])
     return TensorProduct(*factors)
 
 
 def tensor_power(f, n) -> TradeOff:
-    r""":math:`f^{\otimes n}`, unevaluated (``doit()`` for the closed form)."""
+    r""":math:`f^{\otimes n}`, unevaluated (``doit()`` for the closed form).
+
+    >>> from symdp import EpsDelta
+    >>> f = tensor_power(EpsDelta("0.1", 0), 100)
+    >>> sp.latex(f)
+    'f_{\\frac{1}{10},0}^{\\otimes 100}'
+    >>> print(mpmath.nstr(f.epsilon("1e-5", dps=30), 30))
+    4.30679137251650678710278484986
+    """
     return TensorPower(f, n)
 
 
