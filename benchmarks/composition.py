@@ -5,6 +5,10 @@ r"""Composition benchmarks (issue 15): ``python -m benchmarks.composition``.
 2. ε(δ = 1e-5) of f_{0.1,0}^{⊗k} for k = 10², 10³, 10⁴: KOV's O(k) walk at 30 digits vs
    dp_accounting's PLD accountant (grid 1e-4), and the digits the peer gets right.
 3. The seed's table row T = 10⁴ (two Arb polynomial powers of degree 2·10⁴).
+4. CLT against the truth for noisy SGD with Poisson subsampling (σ = 1, p = 0.01, δ = 1e-5):
+   ε from G_μ with the finite-T μ = 2K/s and with the limit ν√(e^{1/σ²} − 1), against
+   dp_accounting's pessimistic and optimistic PLD estimates (grid 1e-5), which bracket the
+   exact ε.  (``--clt-truth``: about a minute per T.)
 """
 
 from __future__ import annotations
@@ -60,5 +64,31 @@ def main():
           f"Lemma 4.4 {b.mid().str(15, radius=False)}")
 
 
+def clt_truth(steps=(100, 1000, 10000), grid=1e-5):
+    import logging
+
+    import sympy as sp
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    from symdp.composition.clt import sgd_clt_mu, sgd_limit_mu
+    from symdp.composition.privacy_loss import GaussianLoss, epsilon_for_delta
+
+    logging.getLogger().setLevel(logging.ERROR)
+    print("4. T | exact eps in [optimistic, pessimistic] | CLT mu, gamma, eps | limit mu, eps")
+    for T in steps:
+        upper, lower = (pld.from_gaussian_mechanism(1.0, sampling_prob=0.01, pessimistic_estimate=pe,
+                                                    use_connect_dots=pe, value_discretization_interval=grid)
+                        .self_compose(T).get_epsilon_for_delta(1e-5) for pe in (True, False))
+        be = sgd_clt_mu(1, "0.01", T, "poisson", dps=20)
+        limit = sp.N(sgd_limit_mu(1, sp.Rational(1, 100) * sp.sqrt(T), "poisson"), 25)
+        with mpmath.workdps(20):
+            e_clt = epsilon_for_delta(GaussianLoss(sp.Float(be.mu, 20)).profile, mpmath.mpf("1e-5"))
+            e_lim = epsilon_for_delta(GaussianLoss(limit).profile, mpmath.mpf("1e-5"))
+            print(f"   {T:5d} | [{lower:.4f}, {upper:.4f}] | {mpmath.nstr(be.mu, 6)}, {mpmath.nstr(be.gamma, 3)}, "
+                  f"{mpmath.nstr(e_clt, 6)} | {mpmath.nstr(mpmath.mpf(limit), 6)}, {mpmath.nstr(e_lim, 6)}")
+
+
 if __name__ == "__main__":
     main()
+    if "--clt-truth" in sys.argv:
+        clt_truth()
