@@ -53,7 +53,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, mp_phi
 from ..tradeoff.families import EpsDelta, Gaussian, Laplace
-from ..tradeoff.numeric import to_mpf
+from ..numeric.mp_compiler import to_mpf
 from ..core.validation import nonnegative, parameter, positive_integer, probability
 
 __all__ = ["Functionals", "functionals", "clt_mu", "BerryEsseen", "berry_esseen",

@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..tradeoff.base import TradeOff, alpha
-from ..tradeoff.numeric import mp_callable, to_mpf
+from ..numeric.mp_compiler import mp_callable, to_mpf
 from .privacy_loss import DensityLoss
 
 __all__ = ["DensityPair"]

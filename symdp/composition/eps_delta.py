@@ -34,7 +34,7 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..tradeoff.numeric import to_mpf
+from ..numeric.mp_compiler import to_mpf
 from ..core.validation import nonnegative, positive_integer, probability, to_exact
 from .privacy_loss import LossAtoms
 

@@ -46,7 +46,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError, RootFindingError
 from ..core.special import mp_phi
-from ..tradeoff.numeric import decreasing_inverse, to_mpf
+from ..numeric.mp_compiler import to_mpf
+from ..numeric.roots import bracketed_root, decreasing_inverse
 from ..core.validation import nonnegative, probability
 
 __all__ = ["LossAtoms", "GaussianLoss", "LaplaceLoss", "DensityLoss", "product_profile",
@@ -382,7 +383,7 @@ class DensityLoss:
                 if v0 == 0:
                     pts.append(x0)
                 elif v0 * v1 < 0:
-                    pts.append(mpmath.findroot(g, (x0, x1), solver="anderson"))
+                    pts.append(bracketed_root(g, x0, x1))
         return pts
 
     def _cuts(self, g):
@@ -456,7 +457,7 @@ def product_profile(losses, eps):
 
 def epsilon_for_delta(profile, delta, hi=None):
     r"""The smallest ε ≥ 0 with ``profile(ε) <= delta`` (the profile is non-increasing), by
-    bracketed root-finding (:func:`symdp.tradeoff.numeric.decreasing_inverse`) at the
+    bracketed root-finding (:func:`symdp.numeric.roots.decreasing_inverse`) at the
     current precision; the bracket [0, hi] is doubled until it holds the root."""
     delta = mpmath.mpf(delta)
     if profile(mpmath.mpf(0)) <= delta:
@@ -472,20 +473,21 @@ def epsilon_for_delta(profile, delta, hi=None):
 
 
 def _arb_of(value, prec: int):
-    """An arb ball around an exact real SymPy number, from mpmath at ``prec + 64`` bits with a
-    radius of 2^-(prec + 32) relative (high-precision evaluation, not interval arithmetic)."""
+    """A rigorous arb ball around an exact real SymPy number: exact for rationals, else the
+    ball compiler's enclosure (:func:`symdp.numeric.ball_compiler.evaluate_ball`)."""
     from flint import arb
 
-    with mpmath.workprec(prec + 64):
-        v = to_mpf(sp.sympify(value))
-        return arb(mpmath.nstr(v, int((prec + 64) * 0.30103), min_fixed=-mpmath.inf,
-                               max_fixed=mpmath.inf)) + arb(0, abs(v) * mpmath.mpf(2) ** (-prec - 32)
-                                                            if v != 0 else 0)
+    v = sp.sympify(value)
+    if v.is_Rational:
+        return arb(int(v.p)) / int(v.q)
+    from ..numeric.ball_compiler import evaluate_ball
+
+    return evaluate_ball(v, {}, prec + 32)
 
 
 class LatticeLoss:
     r"""A privacy-loss distribution on a lattice: :math:`L = m\,g` (m an integer, g > 0 exact)
-    or +∞, with masses held as Arb balls (python-flint).  Powers are polynomial powers of the
+    or +∞, with masses held as Arb balls (python-flint), enclosing the exact masses rigorously.  Powers are polynomial powers of the
     generating function :math:`\sum_m q_m z^m` (fast, with rigorous error radii for the
     arithmetic), so :math:`f^{\otimes T}` for :math:`T = 10^4` takes about a second.
 

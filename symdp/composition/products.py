@@ -33,7 +33,9 @@ from ..core.errors import InvalidParameterError
 from ..subsampling.operator import as_trade_off
 from ..tradeoff.base import TradeOff, alpha, varepsilon
 from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
-from ..tradeoff.numeric import ValueByDefinitionAt, golden_max, to_mpf
+from ..numeric.mp_compiler import to_mpf
+from ..numeric.roots import golden_max
+from ..tradeoff.numeric import ValueByDefinitionAt
 from ..core.validation import parameter, to_exact
 from .eps_delta import eps_delta_groups, grouped_epsilon_value, grouped_profile_value
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
