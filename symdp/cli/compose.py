@@ -18,7 +18,8 @@ the CLT (μ = 2K/s, and the Berry--Esseen γ).  ``--json`` writes decimal string
 
     {"composition": str, "latex": str, "closed_form": str | null, "method": str,
      "epsilon": [{"delta": str, "epsilon": str | "inf"}], "delta": [{"eps": str, "delta": str}],
-     "clt": {"mu": str, "gamma": str, "limit_mu": str, "scheme": str} | null}
+     "clt": {"mu": str, "gamma": str, "limit_mu": str, "scheme": str,
+             "berry_esseen_valid": bool} | null}
 """
 
 from __future__ import annotations
@@ -165,10 +166,18 @@ def _sgd(args, deltas, epss, dps, out):
     scheme = "poisson" if args.poisson else "uniform"
     be = sgd_clt_mu(sigma, p, steps, scheme, dps + 5)
     limit = sgd_limit_mu(sigma, p * sp.sqrt(steps), scheme)
-    name = "C_{%s}(G_{1/%s})" % (sp.latex(p), sp.latex(sigma)) if scheme == "uniform" else \
-        "T(N(0,1), (1-%s)N(0,1) + %s N(1/%s,1))" % (p, p, sigma)
-    out["composition"] = f"{name}^(x){steps}"
-    out["latex"] = r"%s^{\otimes %d} \approx G_{\mu}" % (name, steps)
+    if scheme == "uniform":
+        from ..composition import tensor_power
+        from ..subsampling import subsample
+        from ..tradeoff.families import Gaussian
+
+        product = tensor_power(subsample(Gaussian(1 / sigma), p), steps)
+        out["composition"] = sp.sstr(product)
+        out["latex"] = sp.latex(product) + r" \approx G_{\mu}"
+    else:
+        out["composition"] = f"T(N(0,1), (1-p) N(0,1) + p N(1/sigma,1))^(x){steps}, p = {p}, sigma = {sigma}"
+        out["latex"] = (r"T\left(\mathcal{N}(0,1), (1-p)\mathcal{N}(0,1) + p\,\mathcal{N}(1/\sigma,1)"
+                        r"\right)^{\otimes %d} \approx G_{\mu}" % steps)
     out["method"] = ("CLT (DRS Sec. 3.3): mu = 2K/s from the one-step kl, kappa_2 by quadrature; "
                      "Berry-Esseen gamma = 0.56 sum kappa3bar / s^3")
     with mpmath.workdps(dps + 5):

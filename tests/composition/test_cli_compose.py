@@ -47,3 +47,20 @@ def test_bad_input_is_one_line_exit_2(capsys, argv, match):
     code, out, err = _run(capsys, *argv)
     assert code == 2
     assert match in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("scheme", ["uniform", "poisson"])
+def test_subsampled_gaussian_clt(capsys, scheme):
+    argv = ["--subsampled-gaussian", "--sigma", "2", "--p", "0.05", "--steps", "400", "--clt", "--json"]
+    code, out, _ = _run(capsys, *argv, *(["--poisson"] if scheme == "poisson" else []))
+    assert code == 0
+    r = json.loads(out)["clt"]
+    assert r["scheme"] == scheme
+    with mpmath.workdps(40):
+        # the published limits, evaluated here with mpmath's own normal CDF: nu = p sqrt(T) = 1
+        s = mpmath.mpf(2)
+        c = 2 * (mpmath.exp(1 / s ** 2) * mpmath.ncdf(1.5 / s) + 3 * mpmath.ncdf(-0.5 / s) - 2) \
+            if scheme == "uniform" else mpmath.exp(1 / s ** 2) - 1
+        assert abs(mpmath.mpf(r["limit_mu"]) - mpmath.sqrt(c)) < 1e-28
+        # finite T: within O(p) of the limit
+        assert abs(mpmath.mpf(r["mu"]) / mpmath.sqrt(c) - 1) < 0.1
