@@ -258,7 +258,9 @@ class LossAtoms:
             # profile at the lower end of this segment
             at_low = A - B * sp.exp(low)
             if compare_exact(at_low, delta) >= 0:
-                return sp.log((A - delta) / B)
+                ratio = (A - delta) / B
+                # one rational function of the e^{eps_i} (cheap to simplify for few atoms)
+                return sp.log(sp.factor(sp.together(ratio)) if len(self.atoms) <= 64 else ratio)
         raise RootFindingError(f"no epsilon found for delta={delta}")  # pragma: no cover
 
     def epsilon(self, delta):
