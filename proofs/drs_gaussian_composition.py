@@ -9,10 +9,10 @@ G_m; and the profile E[(1 - e^{eps - L})_+] of that loss is Cor. 2.13's formula.
 
 import sympy as sp
 
-from symdp.core.special import Phi
+from symdp.core.special import Phi, PhiInv
 from symdp.composition import TensorPower, TensorProduct
 from symdp.proof import Derivation, Step
-from symdp.tradeoff import Gaussian, alpha
+from symdp.tradeoff import Gaussian, Identity, alpha
 
 a, b, mu, m = (sp.Symbol(n, positive=True) for n in ("a", "b", "mu", "m"))
 x, t, l = (sp.Symbol(n, real=True) for n in ("x", "t", "l"))
@@ -68,3 +68,30 @@ DERIVATIONS = [Derivation(
              "and a profile determines a symmetric trade-off function (Prop. 2.12)"),
     ),
 )]
+
+# The properties of Def. 3.1's product, for the Gaussian family over its whole domain: each side's
+# closed form comes from the derivation above (the loss N(m^2/2, m^2) of G_m).
+c, t = sp.Symbol("c", positive=True), sp.Symbol("t", nonnegative=True)
+z = sp.Symbol("z", real=True)
+G_HYP = {a: sp.Interval.open(0, sp.oo), b: sp.Interval.open(0, sp.oo), c: sp.Interval.open(0, sp.oo),
+         t: sp.Interval(0, sp.oo), alpha: sp.Interval(0, 1), z: sp.Reals}
+DERIVATIONS.append(Derivation(
+    id="gaussian_tensor_product_properties",
+    statement="For Gaussians: G_a (x) G_b = G_b (x) G_a, (G_a (x) G_b) (x) G_c = G_a (x) (G_b (x) G_c), "
+              "G_a (x) Id = G_a, and a <= b => G_a (x) G_c >= G_b (x) G_c (through sqrt(a^2 + c^2) <= sqrt(b^2 + c^2))",
+    citation="Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 3.1 and Sec. 3 (properties of the tensor product)",
+    hypotheses=G_HYP, chained=False,
+    steps=(
+        Step(TensorProduct(Gaussian(a), Gaussian(b))(alpha), "=", TensorProduct(Gaussian(b), Gaussian(a))(alpha),
+             "commutativity"),
+        Step(TensorProduct(TensorProduct(Gaussian(a), Gaussian(b)), Gaussian(c))(alpha), "=",
+             TensorProduct(Gaussian(a), TensorProduct(Gaussian(b), Gaussian(c)))(alpha), "associativity"),
+        Step(TensorProduct(Gaussian(a), Identity())(alpha), "=", Gaussian(a)(alpha), "G_a (x) Id = G_a"),
+        Step(sp.sqrt((a + t) ** 2 + c ** 2), ">=", sp.sqrt(a ** 2 + c ** 2),
+             "monotonicity: the parameter of G_{a+t} (x) G_c is at least that of G_a (x) G_c"),
+        Step(Gaussian(c)(alpha), "=", Phi(PhiInv(1 - alpha) - c), "G_m(alpha) = Phi(Phi^{-1}(1 - alpha) - m)"),
+        Step(sp.Derivative(Phi(z), z), ">", 0, "Phi' = phi > 0, so Phi is increasing and G_m(alpha) = "
+             "Phi(Phi^{-1}(1 - alpha) - m) is non-increasing in m: with step 4, "
+             "G_a (x) G_c = G_sqrt(a^2+c^2) >= G_sqrt((a+t)^2+c^2) = G_{a+t} (x) G_c"),
+    ),
+))
