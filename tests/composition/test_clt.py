@@ -5,7 +5,6 @@ import pytest
 import sympy as sp
 
 from symdp import EpsDelta, Gaussian, Laplace
-from symdp.composition import kov_profile_value
 from symdp.composition.clt import berry_esseen, clt_mu, functionals, sgd_functionals, \
     sgd_limit_constant, sgd_limit_mu
 from symdp.composition.privacy_loss import LossAtoms

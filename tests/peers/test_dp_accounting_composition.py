@@ -18,7 +18,7 @@ dp_accounting = pytest.importorskip(
 from dp_accounting.pld import privacy_loss_distribution as pld  # noqa: E402
 from dp_accounting.pld.common import DifferentialPrivacyParameters  # noqa: E402
 
-from symdp import EpsDelta, Gaussian, Laplace  # noqa: E402
+from symdp import Gaussian, Laplace  # noqa: E402
 from symdp.composition import LossAtoms, kov_epsilon_value, kov_profile_value, loss_of, tensor, \
     tensor_power  # noqa: E402
 from symdp.composition.privacy_loss import LatticeLoss  # noqa: E402
