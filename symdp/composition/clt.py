@@ -254,6 +254,8 @@ def sgd_clt_mu(sigma, p, steps, scheme: str = "uniform", dps: int = 30) -> Berry
     r"""Finite-T CLT for T steps: μ = 2K/s and the Berry--Esseen γ from the one-step
     functionals (:func:`sgd_functionals`), K = T kl, s² = T(κ2 − kl²), γ = 0.56 T κ̄3/s³."""
     steps = positive_integer("steps", steps)
+    # p = 0 is Id (no privacy loss): s = 0 and mu = 2K/s is not defined
+    parameter("p", p, 0, 1, lower_open=True)
     F = sgd_functionals(sigma, p, scheme, dps)
     with mpmath.workdps(dps + 5):
         K = steps * F.kl

@@ -364,6 +364,10 @@ def epsilon_value(f, delta, dps: int = 30):
     groups = _eps_delta_groups(closed)
     if groups is not None:
         return grouped_epsilon_value(groups, delta, dps)
+    if delta == 0 and not all(isinstance(l, LossAtoms) for l in _losses_of(closed)):
+        # delta(eps) = 0 exactly for eps >= the largest loss: solve that, not a root-find
+        # that would stop where the profile underflows
+        return _largest_loss(_losses_of(closed))
     with mpmath.workdps(dps + 10):
         if isinstance(closed, (TensorProduct, TensorPower)):
             losses = closed.losses()
@@ -379,6 +383,32 @@ def epsilon_value(f, delta, dps: int = 30):
                 value = epsilon_for_delta(loss.profile, to_mpf(delta))
     with mpmath.workdps(dps):
         return +value
+
+
+def _losses_of(closed) -> list:
+    if isinstance(closed, (TensorProduct, TensorPower)):
+        return closed.losses()
+    return [loss_of(closed)]
+
+
+def _largest_loss(losses):
+    """ess sup of the product's loss under Q: the sum of the factors' (inf for a Gaussian factor
+    with mu > 0, mu for a Laplace factor); a DensityLoss does not know its own."""
+    total = mpmath.mpf(0)
+    for l in losses:
+        if isinstance(l, GaussianLoss):
+            if l.mu != 0:
+                return mpmath.inf
+        elif isinstance(l, LaplaceLoss):
+            total += to_mpf(l.mu)
+        elif isinstance(l, LossAtoms):
+            if l.infinite_mass != 0:
+                return mpmath.inf
+            total += max(to_mpf(loss) for loss, _ in l.atoms)
+        else:
+            raise InvalidParameterError(
+                "delta must be > 0 for a pair given by densities (its largest loss is not known); got delta=0")
+    return max(total, mpmath.mpf(0))
 
 
 def trade_off_value(f, x, dps: int = 15):

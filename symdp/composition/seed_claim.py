@@ -18,7 +18,13 @@ __all__ = ["loss_table"]
 
 
 def loss_table(eps, delta, p, target, steps=(10, 100, 1000, 10000), prec: int = 256) -> list:
-    """Rows ``(T, eps_Cp, eps_lemma)`` as Arb balls (``None`` when no finite ε exists)."""
+    """Rows ``(T, eps_Cp, eps_lemma)`` as Arb balls (``None`` when no finite ε exists).
+    Needs ε > 0 and p > 0 (else both functions are f_{0,·} and there is nothing to compare)."""
+    from ..core.validation import parameter, positive_integer
+
+    parameter("eps", eps, 0, None, lower_open=True)
+    parameter("p", p, 0, 1, lower_open=True)
+    steps = [positive_integer("T", T) for T in steps]
     eps1, delta1 = lemma_4_4(eps, delta, p)
     C = LossAtoms.from_piecewise_linear(subsampled_eps_delta(eps, delta, p))
     F = LossAtoms.from_eps_delta(eps1, delta1)

@@ -64,3 +64,16 @@ def test_subsampled_gaussian_clt(capsys, scheme):
         assert abs(mpmath.mpf(r["limit_mu"]) - mpmath.sqrt(c)) < 1e-28
         # finite T: within O(p) of the limit
         assert abs(mpmath.mpf(r["mu"]) / mpmath.sqrt(c) - 1) < 0.1
+
+
+def test_delta_zero_is_the_largest_loss(capsys):
+    """delta(eps) = 0 exactly from the largest loss on: never for a Gaussian, at mu1 + mu2 for two
+    Laplace factors, at k eps for f_{eps,0}^{(x)k} (a root-find would stop where the profile
+    underflows instead)."""
+    for argv, expected in ((["--gaussian", "1"], "inf"), (["--laplace", "1", "2"], 3),
+                           (["--eps-delta", "0.1", "0", "--times", "100"], 10)):
+        code, out, _ = _run(capsys, *argv, "--delta", "0", "--json")
+        value = json.loads(out)["epsilon"][0]["epsilon"]
+        assert code == 0 and (value == expected if expected == "inf" else mpmath.mpf(value) == expected)
+    code, _, err = _run(capsys, "--subsampled-gaussian", "--sigma", "1", "--p", "0", "--steps", "10", "--clt")
+    assert code == 2 and "p must be in (0, 1]" in err

@@ -47,3 +47,14 @@ def test_plot_compose_writes_a_file(tmp_path, capsys):
     assert out.stat().st_size > 1000
     assert main(["plot", "compose", "--p", "2", "--out", str(out)]) == 2
     assert "--p must be in [0, 1]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kw,match", [(dict(eps=0), "eps must be > 0"), (dict(p=0), "p must be in"),
+                                      (dict(delta=2), "delta must be in"), (dict(steps=(0,)), "T must be")])
+def test_bad_input_names_the_parameter(kw, match):
+    from symdp.core.errors import InvalidParameterError
+
+    args = dict(eps=1, delta="1e-8", p="0.01", target="1e-5", steps=(10,))
+    args.update(kw)
+    with pytest.raises(InvalidParameterError, match=match):
+        loss_table(**args)
