@@ -67,13 +67,19 @@ def _segments(eps, delta, k):
     """Yield (i, loss, A, B) as mpf for i = k, k-1, ..., 0: the profile on [L_{i-1}, L_i] is
     A - B e^t where A, B sum the atoms with loss >= L_i."""
     E = mpmath.exp(eps)
-    scale = (1 - delta) ** k / (1 + E) ** k
     A, B = 1 - (1 - delta) ** k, mpmath.mpf(0)
+    # the atom masses (1-delta)^k C(k,i) E^i/(1+E)^k and their P-masses (times E^{k-2i}) by the
+    # recurrence C(k,i-1) = C(k,i) i/(k-i+1), from i = k down (no binomial per step)
+    q = ((1 - delta) * E / (1 + E)) ** k      # i = k
+    pm = ((1 - delta) / (1 + E)) ** k         # q E^{k-2i} at i = k
     for i in range(k, -1, -1):
-        c = mpmath.binomial(k, i) * scale
-        A += c * E ** i
-        B += c * E ** (k - i)
+        A += q
+        B += pm
         yield i, (2 * i - k) * eps, A, B
+        if i:
+            ratio = mpmath.mpf(i) / (k - i + 1)
+            q = q * ratio / E
+            pm = pm * ratio * E
 
 
 def kov_profile_value(eps, delta, k, t, dps: int = 30):
