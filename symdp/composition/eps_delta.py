@@ -36,7 +36,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError
 from ..numeric.mp_compiler import to_mpf
 from ..core.validation import nonnegative, positive_integer, probability, to_exact
-from .privacy_loss import LossAtoms
+from .privacy_loss import LossAtoms, compare_exact
 
 __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value",
            "kov_theorem_3_3", "heterogeneous_loss", "MAX_HETEROGENEOUS", "grouped_profile_value",
@@ -207,10 +207,9 @@ def _grouped_atoms(groups, dps: int):
 def _above(loss_exact, loss_value, t_exact, t_value) -> bool:
     """loss > t, decided numerically with an exact check when the two are close."""
     gap = loss_value - t_value
-    if abs(gap) > mpmath.mpf(10) ** (-mpmath.mp.dps + 15):
+    if abs(gap) > mpmath.mpf(10) ** (-mpmath.mp.dps + 15) or t_exact is None:
         return gap > 0
-    d = sp.nsimplify(sp.sympify(loss_exact - t_exact)) if t_exact is not None else None
-    return bool(d is not None and d.is_positive)
+    return compare_exact(sp.sympify(loss_exact), sp.sympify(t_exact)) > 0
 
 
 def grouped_profile_value(groups, t, dps: int = 30):

@@ -158,3 +158,22 @@ def test_trade_off_from_the_profile_route():
     for a in ("0.05", "0.3", "0.7"):
         with mpmath.workdps(30):
             assert abs(trade_off_value(f, a, dps=25) - Gaussian(1).evaluate(a, dps=30)) < 1e-22
+
+
+def test_profile_object_of_a_continuous_product_evaluates():
+    f = tensor(Laplace(1), Laplace(1))
+    value = f.privacy_profile(sp.Rational(1, 2))
+    assert "delta" in sp.latex(value)
+    with mpmath.workdps(20):
+        assert abs(mpmath.mpf(value.evalf(15)) - f.delta("0.5", dps=15)) < 1e-12
+
+
+def test_ties_at_lattice_points_are_decided_exactly():
+    """At t = (2i - k) eps exactly, the atom at t contributes 0 whichever side it is put on;
+    the grouped route decides the tie exactly and agrees with KOV as printed."""
+    from symdp.composition.eps_delta import grouped_profile_value, kov_theorem_3_3
+
+    e_l, d_l = kov_theorem_3_3(sp.Rational(1, 10), sp.Rational(1, 100), 6, 2)
+    with mpmath.workdps(40):
+        assert abs(grouped_profile_value([(sp.Rational(1, 10), sp.Rational(1, 100), 6)], e_l, 35)
+                   - mpmath.mpf(sp.N(d_l, 45))) < 1e-33
