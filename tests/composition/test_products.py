@@ -177,3 +177,12 @@ def test_ties_at_lattice_points_are_decided_exactly():
     with mpmath.workdps(40):
         assert abs(grouped_profile_value([(sp.Rational(1, 10), sp.Rational(1, 100), 6)], e_l, 35)
                    - mpmath.mpf(sp.N(d_l, 45))) < 1e-33
+
+
+def test_laplace_product_at_50_digits_against_a_hand_derived_closed_form():
+    """delta of L_1 (x) L_1 at eps = 1/2 by hand from the loss of L_1 (atoms 1 w.p. 1/2, -1 w.p.
+    e^-1/2, density e^{(l-1)/2}/4 on (-1, 1)) and the profile 1 - e^{(u-1)/2} on |u| <= 1:
+    1/2 (1 - e^{-3/4}) + int_{-1/2}^{1} e^{(l-1)/2}/4 (1 - e^{-1/4 - l/2}) dl = 1 - (11/8) e^{-3/4}."""
+    with mpmath.workdps(60):
+        exact = 1 - mpmath.mpf(11) / 8 * mpmath.exp(-mpmath.mpf(3) / 4)
+        assert abs(tensor(Laplace(1), Laplace(1)).delta("0.5", dps=50) - exact) < mpmath.mpf(10) ** -48
