@@ -137,3 +137,29 @@ def test_laplace_functionals_against_quadrature_of_the_log_ratio(mu):
         assert abs(E(lambda v: v * v) - mpmath.mpf(sp.N(F.kappa2, 35))) < 1e-25
         assert abs(E(lambda v: abs(v) ** 3) - mpmath.mpf(sp.N(F.kappa3, 35))) < 1e-25
         assert abs(E(lambda v: abs(v + kl) ** 3) - mpmath.mpf(sp.N(F.kappa3_bar, 35))) < 1e-25
+
+
+def test_uniform_sgd_functionals_against_the_eq_14_pieces_in_x():
+    """kl and kappa_2 of C_p(G_mu) integrated over alpha in [0, 1] on Eq. 14's pieces as they are:
+    f_p on [0, x*], the chord (slope -1) on [x*, f_p(x*)], f_p^{-1} on [f_p(x*), 1] with
+    (f_p^{-1})'(y) = 1/f_p'(f_p^{-1}(y)) and f_p^{-1} by root-finding -- no change of variables."""
+    from symdp.numeric.roots import decreasing_inverse
+
+    mu, p = mpmath.mpf(1), mpmath.mpf("0.2")
+    with mpmath.workdps(15):
+        G = lambda a: mpmath.ncdf(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * a) - mu) if 0 < a < 1 else (1 - a)  # noqa: E731,E501
+        dG = lambda a: -mpmath.exp(mu * (-mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1)) - mu * mu / 2)  # noqa: E731
+        fp = lambda a: p * G(a) + (1 - p) * (1 - a)  # noqa: E731
+        dfp = lambda a: p * dG(a) - (1 - p)  # noqa: E731
+        xs = mpmath.ncdf(-mu / 2)
+        top = fp(xs)
+
+        def integral(h):
+            left = mpmath.quad(lambda a: h(mpmath.log(-dfp(a))), [0, xs])
+            chord = (top - xs) * h(mpmath.mpf(0))
+            right = mpmath.quad(lambda y: h(-mpmath.log(-dfp(decreasing_inverse(fp, y)))), [top, 1])
+            return left + chord + right
+
+        F = sgd_functionals(1 / mu, p, "uniform", dps=15)
+        assert abs(-integral(lambda v: v) - F.kl) < 1e-9
+        assert abs(integral(lambda v: v * v) - F.kappa2) < 1e-9
