@@ -14,7 +14,8 @@ Prints the product (text and LaTeX), its closed form where there is one, ε(δ) 
 2015 Thm. 3.3 (ε(δ) is a closed-form logarithm on the segment holding δ); heterogeneous
 (ε, δ) products by exact enumeration; Laplace by the privacy-loss integral; noisy SGD by
 the CLT (μ = 2K/s, and the Berry--Esseen γ).  ``--json`` writes decimal strings of
-``--dps`` (≥ 30) significant digits::
+``--dps`` (≥ 30) significant digits, closed forms and enumerations evaluated at two
+precisions (dps + 5, dps + 25) that must agree::
 
     {"composition": str, "latex": str, "closed_form": str | null, "method": str,
      "epsilon": [{"delta": str, "epsilon": str | "inf"}], "delta": [{"eps": str, "delta": str}],
@@ -61,10 +62,25 @@ def add_parser(subparsers):
     return p
 
 
+def _two_precisions(fn, dps: int):
+    """``fn(d)`` at d = dps + 5 and dps + 25 digits; the two must agree to ``dps`` significant
+    digits (else the number is not printed: an error says so)."""
+    from ..core.errors import RootFindingError
+
+    low, high = fn(dps + 5), fn(dps + 25)
+    if low == high or (mpmath.isinf(low) and mpmath.isinf(high)):
+        return high
+    with mpmath.workdps(dps + 30):
+        if abs(low - high) > mpmath.mpf(10) ** (-dps) * max(1, abs(high)):
+            raise RootFindingError(f"the value does not agree to {dps} digits at two precisions: "
+                                   f"{mpmath.nstr(low, 10)} vs {mpmath.nstr(high, 10)}")
+    return high
+
+
 def _str(value, dps: int) -> str:
     if value == mpmath.inf:
         return "inf"
-    return mpmath.nstr(value, dps, min_fixed=-mpmath.inf, max_fixed=mpmath.inf) \
+    return mpmath.nstr(value, dps, min_fixed=-mpmath.inf, max_fixed=mpmath.inf, strip_zeros=False) \
         if value != 0 else "0." + "0" * dps
 
 
@@ -116,10 +132,10 @@ def compute(args) -> dict:
         k = len(factors) * times
         out["method"] = "exact: Kairouz-Oh-Viswanath 2015 Thm. 3.3 (privacy profile of k-fold " \
                         "randomized response with delta)"
-        out["epsilon"] = [{"delta": d, "epsilon": _str(kov_epsilon_value(f.eps, f.delta, k, d, dps + 5), dps)}
-                          for d in deltas]
-        out["delta"] = [{"eps": e, "delta": _str(kov_profile_value(f.eps, f.delta, k, e, dps + 5), dps)}
-                        for e in epss]
+        out["epsilon"] = [{"delta": d, "epsilon": _str(_two_precisions(
+            lambda n, d=d: kov_epsilon_value(f.eps, f.delta, k, d, n), dps), dps)} for d in deltas]
+        out["delta"] = [{"eps": e, "delta": _str(_two_precisions(
+            lambda n, e=e: kov_profile_value(f.eps, f.delta, k, e, n), dps), dps)} for e in epss]
         return out
     if args.eps_delta:
         out["method"] = ("exact: enumeration of the losses sum_j (2 i_j - k_j) eps_j of the product "
@@ -128,9 +144,13 @@ def compute(args) -> dict:
         out["method"] = "closed form G_sqrt(sum mu_i^2) (DRS Sec. 3) and Cor. 2.13"
     else:
         out["method"] = "privacy-loss integral delta(eps) = E[(1 - e^(eps - L))_+], mpmath quadrature"
-    out["epsilon"] = [{"delta": d, "epsilon": _str(_single_epsilon(closed, d, dps + 5), dps)}
+    # closed forms and enumerations are evaluated at two precisions; quadrature once (it
+    # costs seconds per value; its accuracy is tested against independent routes)
+    twice = args.eps_delta or isinstance(closed, Gaussian)
+    value = (lambda fn: _two_precisions(fn, dps)) if twice else (lambda fn: fn(dps + 5))
+    out["epsilon"] = [{"delta": d, "epsilon": _str(value(lambda n, d=d: _single_epsilon(closed, d, n)), dps)}
                       for d in deltas]
-    out["delta"] = [{"eps": e, "delta": _str(_delta(closed, e, dps + 5), dps)} for e in epss]
+    out["delta"] = [{"eps": e, "delta": _str(value(lambda n, e=e: _delta(closed, e, n)), dps)} for e in epss]
     return out
 
 
