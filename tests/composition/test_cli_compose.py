@@ -77,3 +77,12 @@ def test_delta_zero_is_the_largest_loss(capsys):
         assert code == 0 and (value == expected if expected == "inf" else mpmath.mpf(value) == expected)
     code, _, err = _run(capsys, "--subsampled-gaussian", "--sigma", "1", "--p", "0", "--steps", "10", "--clt")
     assert code == 2 and "p must be in (0, 1]" in err
+
+
+def test_two_precisions_refuse_a_value_that_moves(capsys):
+    from symdp.cli.compose import _two_precisions
+    from symdp.core.errors import RootFindingError
+
+    assert _two_precisions(lambda n: mpmath.mpf(2), 30) == 2
+    with pytest.raises(RootFindingError, match="two precisions"):
+        _two_precisions(lambda n: 1 + mpmath.mpf(10) ** (-n + 10), 30)  # accurate to n - 10 digits only
