@@ -84,5 +84,9 @@ def test_two_precisions_refuse_a_value_that_moves(capsys):
     from symdp.core.errors import RootFindingError
 
     assert _two_precisions(lambda n: mpmath.mpf(2), 30) == 2
+    def moving(n):  # accurate to n - 10 digits only
+        with mpmath.workdps(n):
+            return 1 + mpmath.mpf(10) ** (-n + 10)
+
     with pytest.raises(RootFindingError, match="two precisions"):
-        _two_precisions(lambda n: 1 + mpmath.mpf(10) ** (-n + 10), 30)  # accurate to n - 10 digits only
+        _two_precisions(moving, 30)
