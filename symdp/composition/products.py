@@ -115,7 +115,13 @@ class TensorProduct(TradeOff):
         closed = self.doit()
         if not isinstance(closed, (TensorProduct, TensorPower)):
             return closed.privacy_profile(eps)
-        eps = sp.sympify(eps)
+        eps = to_exact("eps", eps) if not isinstance(eps, sp.Basic) else eps  # "0.3" -> 3/10
+        groups = _eps_delta_groups(closed)
+        if eps.is_number and groups is not None and len(groups) == 1:
+            from .eps_delta import kov_profile
+
+            e, d, k = groups[0]
+            return kov_profile(e, d, k, eps)  # KOV 2015 Thm. 3.3, k + 1 terms
         losses = closed.losses()
         if eps.is_number and all(isinstance(l, LossAtoms) for l in losses):
             return _product_atoms(losses).profile_exact(to_exact("eps", eps))

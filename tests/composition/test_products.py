@@ -186,3 +186,13 @@ def test_laplace_product_at_50_digits_against_a_hand_derived_closed_form():
     with mpmath.workdps(60):
         exact = 1 - mpmath.mpf(11) / 8 * mpmath.exp(-mpmath.mpf(3) / 4)
         assert abs(tensor(Laplace(1), Laplace(1)).delta("0.5", dps=50) - exact) < mpmath.mpf(10) ** -48
+
+
+def test_privacy_profile_at_a_decimal_string_stays_exact():
+    f = tensor(EpsDelta(1, sp.Rational(1, 100)), EpsDelta(sp.Rational(1, 2), 0))
+    value = f.privacy_profile("0.3")
+    assert not value.atoms(sp.Float)
+    with mpmath.workdps(30):
+        assert abs(mpmath.mpf(sp.N(value, 35)) - f.delta("0.3", dps=30)) < 1e-28
+    power = tensor_power(EpsDelta(sp.Rational(1, 10), 0), 100).privacy_profile("0.3")
+    assert not power.atoms(sp.Float)
