@@ -40,7 +40,7 @@ from .privacy_loss import LossAtoms, compare_exact
 
 __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value",
            "kov_theorem_3_3", "heterogeneous_loss", "MAX_HETEROGENEOUS", "grouped_profile_value",
-           "grouped_epsilon_value", "eps_delta_groups", "MAX_GROUPED_ATOMS"]
+           "grouped_epsilon_value", "grouped_trade_off_value", "eps_delta_groups", "MAX_GROUPED_ATOMS"]
 
 #: heterogeneous products are enumerated exactly up to this many factors (2^12 = 4096 losses)
 MAX_HETEROGENEOUS = 12
@@ -256,3 +256,28 @@ def eps_delta_groups(factors):
         key = (f.eps, f.delta)
         groups[key] = groups.get(key, 0) + 1
     return [(e, d, k) for (e, d), k in groups.items()]
+
+
+def grouped_trade_off_value(groups, alpha, dps: int = 30):
+    r""":math:`\bigotimes_j f_{\varepsilon_j,\delta_j}^{\otimes k_j}(\alpha)` by Neyman--Pearson on
+    the enumerated losses: reject the +∞ atom, then atoms by decreasing loss (P-mass
+    :math:`q e^{-L}`), the boundary atom in part."""
+    groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    a = probability("alpha", alpha)
+    with mpmath.workdps(dps + 20):
+        inf_mass, atoms = _grouped_atoms(groups, dps + 20)
+        a = to_mpf(a)
+        power, used = inf_mass, mpmath.mpf(0)
+        value = None
+        for _, v, m in atoms:
+            pm = m * mpmath.exp(-v)
+            if used + pm >= a:
+                value = 1 - power - m * (a - used) / pm
+                break
+            used += pm
+            power += m
+        if value is None:
+            value = 1 - power
+        value = max(value, mpmath.mpf(0))
+    with mpmath.workdps(dps):
+        return +value

@@ -423,6 +423,11 @@ def trade_off_value(f, x, dps: int = 15):
     :math:`f(\alpha) = \max\{0, \sup_{s>0}(1 - \delta(\log s) - s\alpha)\}` (the objective
     is concave in s since :math:`\delta(\log s) = 1 + f^*(-s)`), by golden-section search."""
     x = to_exact("alpha", x)
+    groups = _eps_delta_groups(f)
+    if groups is not None:
+        from .eps_delta import grouped_trade_off_value
+
+        return grouped_trade_off_value(groups, x, dps)
     losses = f.losses()
     with mpmath.workdps(dps + 10):
         if all(isinstance(l, LossAtoms) for l in losses):
