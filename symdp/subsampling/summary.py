@@ -110,6 +110,7 @@ def summary(f, p, at, dps: int = 30) -> dict:
     family = family_name(f)
     C = subsample(f, p)
     p = probability("p", p)
+    at = [to_exact("eps", value) for value in at]
     result = {"family": family}
     if family == "eps_delta":
         result["parameters"] = {"eps": sp.sstr(f.eps), "delta": sp.sstr(f.delta), "p": sp.sstr(p)}
