@@ -5,9 +5,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..formulas import formula, names
-from ..proof.latex import derivation_latex
 from ..proof.loader import (default_proofs_dir, derivation_ids, files_naming, load_file,
                             proof_files)
+from ..report.fragment import derivation_latex
 
 
 def add_parser(subparsers):

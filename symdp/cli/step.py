@@ -110,8 +110,9 @@ def _domains(assumptions, symbols, integers):
 
 def _box_range(text, names, args):
     """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
-    from ..proof.certified.box import Range, parse_range
     from ..parsing import parse_formula
+    from ..parsing.ranges import parse_range
+    from ..proof.certified.ranges import Range
 
     r = parse_range(text, integers=set(args.integer))
     symbol = parse_formula(r.symbol.name, latex=False)
@@ -157,7 +158,6 @@ def run(args) -> int:
     if args.certify and args.no_certify:
         raise ValueError("--certify and --no-certify exclude each other")
     if args.certify:
-        from ..proof.certified.box import parse_range
         from ..numeric.balls import UNAVAILABLE
 
         if UNAVAILABLE:
@@ -179,7 +179,8 @@ def run(args) -> int:
         print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
     else:
         print(f"{sp.sstr(lhs)} {relation} {sp.sstr(rhs)}")
-        print(f"{result.verdict.value}: {result.detail}")
+        print(f"{result.label}: {result.detail}")
+        print(f"scope: {result.scope}")
         if result.counterexample:
             cx = result.counterexample
             point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"

@@ -9,7 +9,8 @@ Prints, for f = f_{E,D} (or G_M) and the sampling ratio P: ε' and δ' of Lemma 
 closed form of C_P(f) (Eq. 14; text and LaTeX), the smallest guaranteed sum of type I and
 II errors min_α (α + g(α)) for g = C_P(f), f_{ε',δ'} and f, and the privacy profile
 δ(ε) = 1 + C_P(f)^*(-e^ε) at the ε values of ``--at``.  Every number is computed by
-symdp from the objects; ``--json`` writes them as decimal strings with at least 30
+symdp from the objects (:func:`symdp.subsampling.summary.summary`; this module only
+parses and formats); ``--json`` writes them as decimal strings with at least 30
 significant digits (``--dps``)::
 
     {"family": "eps_delta" | "gaussian", "parameters": {...},
@@ -26,15 +27,10 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-import sympy as sp
-
 from ..core.errors import InvalidParameterError
-from ..tradeoff.base import alpha
+from ..core.validation import nonnegative, probability
+from ..subsampling.summary import default_epsilons, summary
 from ..tradeoff.families import EpsDelta, Gaussian
-from ..core.validation import nonnegative, probability, to_exact
-
-DEFAULT_AT = ("0", "0.5", "1", "2")
 
 
 def add_parser(subparsers):
@@ -63,61 +59,6 @@ MAX_PARAMETER = 10_000
 MAX_DPS = 10_000
 
 
-def _decimal(expr, dps: int, at: dict | None = None) -> str:
-    """``expr`` (its symbols set to the exact values ``at``) as a decimal string with ``dps``
-    significant digits.
-
-    By ball arithmetic (:mod:`symdp.numeric.ball_compiler`) at increasing precision until the ball's
-    relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed (SymPy's
-    ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does not
-    support goes through ``sympy.N`` at ``dps + 15`` digits.
-    """
-    from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
-    from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
-
-    at = dict(at or {})
-    inexact = {s: v for s, v in at.items() if not (v.is_Rational or v.is_Float)}
-    if inexact:  # e.g. eps' = log(1 - p + p e^eps): a constant of the expression
-        expr = expr.xreplace(inexact)
-        at = {s: v for s, v in at.items() if s not in inexact}
-    fn = None
-    if UNAVAILABLE is None:
-        try:
-            fn = compile_ball(expr, tuple(at))
-        except UnsupportedExpression:
-            fn = None
-    if fn is not None:
-        bits, limit = digits_to_bits(dps + 15), digits_to_bits(dps + 15 + 4 * 1000)
-        while bits <= limit:
-            with working_bits(bits):
-                ball = fn({s: point_ball(v) for s, v in at.items()})
-            if ball.is_finite() and ball.is_zero():
-                return "0." + "0" * dps
-            if ball.is_finite() and ball.rel_accuracy_bits() >= digits_to_bits(dps) + 4:
-                man, exp = ball.mid().man_exp()
-                value = sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
-                return sp.Float(value, dps).__str__()
-            bits *= 2
-        # a ball around 0 never reaches a relative accuracy: is the value exactly 0?
-        try:
-            exact = sp.simplify(expr.xreplace(at)) if at else sp.simplify(expr)
-        except (TypeError, ValueError):  # e.g. SymPy comparing a tiny power to 1
-            exact = None
-        if exact is not None and exact.is_zero:
-            return "0." + "0" * dps
-        raise InvalidParameterError(f"could not evaluate {sp.sstr(expr)[:80]} to {dps} digits "
-                                    f"(--dps) within the limit of {limit} bits of working "
-                                    "precision")
-    expr = expr.subs(at) if at else expr
-    with mpmath.workdps(dps + 15):
-        value = sp.N(expr, dps + 15)
-    if value.is_zero:
-        return "0." + "0" * dps
-    if not value.is_Number:
-        raise InvalidParameterError(f"could not evaluate {expr} to a number")
-    return sp.Float(value, dps).__str__()
-
-
 def _bounded(name: str, text):
     """``text`` as an exact number in [0, :data:`MAX_PARAMETER`]."""
     value = nonnegative(name, text)
@@ -138,58 +79,13 @@ def _family(args):
     return "eps_delta", EpsDelta(_bounded("--eps", args.eps), args.delta)
 
 
-def compute(family: str, f, p, at, dps: int) -> dict:
-    """The results as a dict of decimal strings and closed forms (the ``--json`` schema)."""
-    from ..subsampling import subsample
-    from ..subsampling.eps_delta import cor_4_3, lemma_4_4
-
-    C = subsample(f, p)
-    p = probability("p", p)
-    result = {"family": family}
-    if family == "eps_delta":
-        result["parameters"] = {"eps": sp.sstr(f.eps), "delta": sp.sstr(f.delta), "p": sp.sstr(p)}
-        eps1, delta1 = lemma_4_4(f.eps, f.delta, p)
-        result["eps_prime"] = _decimal(eps1, dps)
-        result["delta_prime"] = _decimal(delta1, dps)
-        lemma_sum = 2 * EpsDelta(eps1, delta1).fixed_point()
-        result["closed_form_max"] = sp.sstr(cor_4_3(f.eps, f.delta, p))
-    else:
-        result["parameters"] = {"mu": sp.sstr(f.mu), "p": sp.sstr(p)}
-        result["eps_prime"] = result["delta_prime"] = None
-        lemma_sum = None
-        result["closed_form_max"] = None
-    subsampled_sum = C.min_error_sum() if hasattr(C, "min_error_sum") else 2 * C.fixed_point()
-    result["min_error_sum"] = {
-        "subsampled": _decimal(subsampled_sum, dps),
-        "lemma_4_4": _decimal(lemma_sum, dps) if lemma_sum is not None else None,
-        "original": _decimal(2 * f.fixed_point(), dps),
-    }
-    e = sp.Symbol("varepsilon", real=True)
-    profile = C.privacy_profile(e)
-    points = []
-    for value in at:
-        points.append({"eps": _decimal(value, dps), "delta": _decimal(profile, dps, {e: value})})
-    result["profile"] = points
-    expr = C.expr(alpha)
-    result["closed_form"] = sp.sstr(expr)
-    result["latex"] = r"%s = %s" % (sp.latex(C(alpha)), sp.latex(expr))
-    return result
-
-
 def run(args) -> int:
     if not 30 <= args.dps <= MAX_DPS:
         raise InvalidParameterError(f"--dps must be in [30, {MAX_DPS}]; got --dps={args.dps}")
     family, f = _family(args)
     p = probability("p", args.p)
-    if args.at:
-        at = [_bounded("--at", v) for v in args.at]
-    else:
-        at = [to_exact("eps", v) for v in DEFAULT_AT]
-        if family == "eps_delta":
-            from ..subsampling.eps_delta import lemma_4_4
-
-            at.append(lemma_4_4(f.eps, f.delta, p)[0])
-    result = compute(family, f, p, at, args.dps)
+    at = [_bounded("--at", v) for v in args.at] if args.at else default_epsilons(f, p)
+    result = summary(f, p, at, args.dps)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return 0

@@ -1,7 +1,8 @@
 """Validation of parameters: numbers, decimal strings or SymPy expressions.
 
 Numbers are converted exactly: a Python ``float`` or a decimal string becomes the
-Rational of its shortest decimal representation (``0.1`` -> ``1/10``), so exact
+Rational of its shortest decimal representation (``0.1`` -> ``1/10``), a ``Fraction`` its
+Rational and an ``mpmath.mpf`` its exact binary value (every bit of its precision), so exact
 inputs stay exact.  Symbolic parameters whose sign SymPy cannot decide are
 accepted and the constraint is returned as a condition to record.
 """
@@ -12,6 +13,7 @@ import math
 import numbers
 import re
 
+import mpmath
 import sympy as sp
 
 from .errors import InvalidParameterError
@@ -71,9 +73,16 @@ def to_exact(name: str, value) -> sp.Expr:
         raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
     if isinstance(value, sp.Basic):
         expr = value
+    elif isinstance(value, mpmath.mpf):   # before numbers.Real: its exact binary value, every bit
+        if mpmath.isnan(value) or mpmath.isinf(value):
+            raise InvalidParameterError(f"{name} must be a finite number; got {name}={value}")
+        man, exp = value.man_exp
+        expr = sp.Integer(man) * sp.Integer(2) ** exp
     elif isinstance(value, numbers.Integral):
         _check_size(name, value)
         expr = sp.Integer(int(value))
+    elif isinstance(value, numbers.Rational):      # fractions.Fraction: exact, not via float
+        expr = sp.Rational(value.numerator, value.denominator)
     elif isinstance(value, numbers.Real):
         f = float(value)
         if math.isnan(f) or math.isinf(f):
@@ -98,16 +107,6 @@ def to_exact(name: str, value) -> sp.Expr:
         else:
             raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
     else:
-        try:
-            import mpmath
-
-            if isinstance(value, mpmath.mpf):
-                if mpmath.isnan(value) or mpmath.isinf(value):
-                    raise InvalidParameterError(
-                        f"{name} must be a finite number; got {name}={value}")
-                return sp.Float(value, mpmath.mp.dps)
-        except ImportError:  # pragma: no cover - mpmath is a dependency
-            pass
         raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
     _check_size(name, expr)
     if expr.has(sp.nan) or expr.has(sp.zoo) or expr.has(sp.oo) or expr.has(-sp.oo):
