@@ -51,6 +51,8 @@ def run(args) -> int:
 
     output_directory("--out", args.out)  # not "" (the current folder), not a file
     if args.from_json is not None:
+        if not args.from_json.strip():  # Path("") would be the current folder
+            raise ValueError(f"--from-json must be a file path; got --from-json={args.from_json!r}")
         return _run_from_json(args)
     if args.dps is None:
         args.dps = 60

@@ -260,8 +260,8 @@ def load_check_json(path) -> CheckJson:
     import os
     import stat
 
+    name = repr(os.fspath(path))   # as given ("adir/", not "adir")
     path = Path(path)
-    name = repr(str(path))
     try:
         with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as fh:
             mode = os.fstat(fh.fileno()).st_mode
@@ -272,6 +272,9 @@ def load_check_json(path) -> CheckJson:
     except OSError as exc:
         raise ReportInputError(f"cannot read {name}: "
                                f"{exc.strerror or type(exc).__name__}") from None
+    except ValueError:  # a NUL character in the path
+        raise ReportInputError(f"cannot read {name}: a path cannot hold a NUL character") \
+            from None
     if len(raw) > MAX_JSON_BYTES:
         raise ReportInputError(f"{name} is larger than {MAX_JSON_BYTES} bytes, the limit for a "
                                "symdp check --json file")

@@ -124,6 +124,9 @@ class TradeOff(sp.Basic):
         scoped (``mpmath.workdps``); the caller's precision is untouched.
         """
         x = _check_alpha(x)
+        if x.free_symbols:
+            raise InvalidParameterError(f"alpha must be a number in [0, 1] to evaluate at; got "
+                                        f"alpha={x} (f(x) or f.expr(x) is the symbolic value)")
         if dps is not None:
             dps = precision("dps", dps)
         if dps is None:
@@ -318,6 +321,8 @@ def _check_alpha(x):
     from ..core.validation import to_exact
 
     x = to_exact("alpha", x) if not isinstance(x, sp.Basic) else x
+    if x.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise InvalidParameterError(f"alpha must be a finite number in [0, 1]; got alpha={x}")
     if x.is_number:
         if x.is_real is False or (x < 0) == sp.true or (x > 1) == sp.true:
             raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={x}")

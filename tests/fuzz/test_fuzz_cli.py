@@ -205,8 +205,9 @@ def test_output_and_input_paths(case):
             if not ok or name == "report --from-json":
                 assert not new, (value, new)
             elif name == "report --out":
-                inside = value.rstrip("/")
-                assert inside in ("", ".") or all(p.startswith(inside) for p in new), new
+                inside = value.rstrip("/")   # created with its parents (documented)
+                assert inside in ("", ".") or all(p.startswith(inside) or inside.startswith(p)
+                                                  for p in new), new
             else:
                 assert new <= {value, os.path.normpath(value)}, (value, new)
             assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
@@ -238,4 +239,4 @@ def test_check_over_fixture_files(files, jobs):
     assert out.count("LOAD ERROR") == len(hostile), out
     assert rc == (0 if not hostile and "false_step.py" not in files else 1), (rc, out)
     summary = out.strip().splitlines()[-1]
-    assert ("all verdicts match" in summary) == (rc == 0), summary
+    assert ("failed to load" in summary) == bool(hostile), summary
