@@ -17,17 +17,27 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import to_exact
 
 KINDS = ("tradeoff", "subsample", "profile", "bagging")
+#: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes
+#: (G_100 is below 1e-1000 away from 0) and drawing takes long (--mu 1e400 took 37 s)
+MAX_PARAMETER = 100
+#: the most curves of ``plot profile`` (200 took 40 s and cannot be told apart)
+MAX_CURVES = 20
 
 
 def _number(name: str, text: str) -> sp.Rational:
-    """A decimal or fraction typed on the command line, exactly (no evaluation)."""
+    """A decimal or fraction typed on the command line, exactly (no evaluation), at most
+    :data:`MAX_PARAMETER` in size."""
     try:
-        value = sp.Rational(str(text).strip())
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must be a number (e.g. 0.5 or 1/3); got {name}={text}") \
-            from None
+        value = to_exact(name, str(text))
+    except InvalidParameterError:
+        raise InvalidParameterError(f"{name} must be a number (e.g. 0.5 or 1/3); got "
+                                    f"{name}={str(text)[:40]}") from None
+    if name in ("--mu", "--eps", "--eps-max") and abs(value) > MAX_PARAMETER:
+        raise InvalidParameterError(f"{name} must be at most {MAX_PARAMETER} for a plot (the "
+                                    f"curves would lie on the axes); got {name}={text}")
     return value
 
 
@@ -102,6 +112,9 @@ def build(args):
     if args.kind == "profile":
         from ..subsampling import subsample
 
+        if args.family != "eps-delta" and len(args.mu) > MAX_CURVES:
+            raise InvalidParameterError(f"--mu takes at most {MAX_CURVES} values (one curve "
+                                        f"each); got {len(args.mu)}")
         fs = [_family(args, mu) for mu in (args.mu if args.family != "eps-delta" else [None])]
         if args.p is not None:
             fs += [subsample(f, _number("--p", args.p)) for f in fs]

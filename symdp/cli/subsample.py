@@ -46,27 +46,45 @@ def add_parser(subparsers):
                    help="epsilon values for the privacy profile (default: 0 0.5 1 2, and eps' "
                         "for (eps, delta))")
     p.add_argument("--dps", type=int, default=30, metavar="N",
-                   help="significant digits of the printed numbers (>= 30; default 30)")
+                   help=f"significant digits of the printed numbers (30 to {MAX_DPS}; default 30)")
     p.add_argument("--json", action="store_true", help="write the results as JSON on stdout")
     return p
+
+
+#: the largest --eps, --mu and --at accepted: beyond them e^eps has thousands of digits and
+#: the closed forms take minutes (eps = 10^6 took 61 s); the smallest positive values are
+#: bounded by the number syntax (1e-1000)
+MAX_PARAMETER = 10_000
+#: the most significant digits printed (--dps)
+MAX_DPS = 10_000
+
+
+def _bounded(name: str, text):
+    """``text`` as an exact number in [0, :data:`MAX_PARAMETER`]."""
+    value = nonnegative(name, text)
+    if value.is_number and value > MAX_PARAMETER:
+        raise InvalidParameterError(
+            f"{name} must be <= {MAX_PARAMETER} (symdp subsample's limit: beyond it e^eps has "
+            f"thousands of digits); got {name}={str(text).strip()}")
+    return value
 
 
 def _family(args):
     if args.mu is not None:
         if args.eps is not None or args.delta is not None:
             raise InvalidParameterError("give either --mu or --eps with --delta, not both")
-        return "gaussian", Gaussian(args.mu)
+        return "gaussian", Gaussian(_bounded("--mu", args.mu))
     if args.eps is None or args.delta is None:
         raise InvalidParameterError("give --eps and --delta (an (eps, delta)-DP mechanism) or --mu")
-    return "eps_delta", EpsDelta(args.eps, args.delta)
+    return "eps_delta", EpsDelta(_bounded("--eps", args.eps), args.delta)
 
 
 def run(args) -> int:
-    if args.dps < 30:
-        raise InvalidParameterError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_DPS:
+        raise InvalidParameterError(f"--dps must be in [30, {MAX_DPS}]; got --dps={args.dps}")
     family, f = _family(args)
     p = probability("p", args.p)
-    at = [nonnegative("eps", v) for v in args.at] if args.at else default_epsilons(f, p)
+    at = [_bounded("--at", v) for v in args.at] if args.at else default_epsilons(f, p)
     result = summary(f, p, at, args.dps)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")

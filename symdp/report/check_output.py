@@ -168,16 +168,22 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
             lines.append(f"  {rep.derivation.id}, step {i + 1} [{status}]: {step.note or step.rule}")
             if r.counterexample:
                 cx = r.counterexample
-                point = ", ".join(f"{k}={v}" for k, v in cx.point.items())
+                point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"
                 lines.append(f"    counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}")
     for e in errors:
         lines.append(f"LOAD ERROR {e.path}: {e.error}")
     s = summary(reports, errors)
-    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
-    verdict_line = "all verdicts match their expectations" if s["mismatches"] == 0 else \
-        f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n) or "no verdicts"
+    if s["mismatches"]:
+        verdict_line = f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    elif errors:  # what was checked matches, but not everything was checked
+        verdict_line = ("nothing was checked" if not s["steps"] else
+                        "the verdicts of the files that loaded match their expectations")
+    else:
+        verdict_line = "all verdicts match their expectations"
     lines.append("")
     lines.append(f"{s['derivations']} derivations, {s['steps']} steps: {counts}; "
                  f"{s['findings']} findings; {verdict_line}"
-                 + (f"; {s['load_errors']} file(s) failed to load" if errors else ""))
+                 + (f"; {s['load_errors']} file(s) failed to load (the run fails)"
+                    if errors else ""))
     return "\n".join(lines)

@@ -59,7 +59,7 @@ from ..tradeoff.base import conjugate as _conjugate_from_pieces
 from ..tradeoff.families import Identity
 from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
 from ..tradeoff.solve import phi_normal_form, solve_for
-from ..core.validation import probability
+from ..core.validation import expression_or_number, probability
 
 _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
@@ -340,7 +340,7 @@ class Subsampled(TradeOff):
     def conjugate(self, y) -> sp.Expr:
         r""":math:`C_p(f)^*(y)`: the Legendre transform of the Eq. 14 pieces when each has a
         closed-form stationary point, else :math:`\max\{f_p^*(y), (f_p^{-1})^*(y)\}`."""
-        y = sp.sympify(y)
+        y = expression_or_number("y", y)
         if self.has_closed_form:
             try:
                 return _conjugate_from_pieces(self, y)
@@ -357,6 +357,7 @@ class Subsampled(TradeOff):
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^{\varepsilon})` (Prop. 2.12)."""
+        eps = expression_or_number("eps", eps, lower=0)
         if self.has_closed_form:
             try:
                 return _profile_from_pieces(self, eps)

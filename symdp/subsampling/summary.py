@@ -12,8 +12,8 @@ ratio p, :func:`summary` computes from the objects:
 * the privacy profile :math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^\varepsilon)` (Prop. 2.12)
   at the requested ε.
 
-Numbers are decimal strings with ``dps`` significant digits, computed at ``dps + 15``
-digits inside :func:`mpmath.workdps`; the dict is the JSON schema of ``symdp subsample
+Numbers are decimal strings with ``dps`` significant digits, certified by ball arithmetic
+where the ball compiler supports the expression (:func:`decimal`); the dict is the JSON schema of ``symdp subsample
 --json`` (the CLI only formats it)::
 
     {"family": "eps_delta" | "gaussian", "parameters": {...},
@@ -29,7 +29,7 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import probability, to_exact
+from ..core.validation import nonnegative, probability, to_exact
 from ..tradeoff.base import alpha
 from ..tradeoff.families import EpsDelta, Gaussian
 from .eps_delta import cor_4_3, lemma_4_4
@@ -41,8 +41,44 @@ __all__ = ["DEFAULT_EPSILONS", "decimal", "default_epsilons", "family_name", "su
 DEFAULT_EPSILONS = ("0", "0.5", "1", "2")
 
 
-def decimal(expr, dps: int) -> str:
-    """A decimal string with ``dps`` significant digits, computed at ``dps + 15`` digits."""
+def decimal(expr, dps: int, at: dict | None = None) -> str:
+    """``expr`` (its symbols set to the exact values ``at``) as a decimal string with ``dps``
+    significant digits.
+
+    By ball arithmetic (:mod:`symdp.numeric.ball_compiler`) at increasing precision until the ball's
+    relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed (SymPy's
+    ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does not
+    support goes through ``sympy.N`` at ``dps + 15`` digits.
+    """
+    from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
+    from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
+
+    at = dict(at or {})
+    inexact = {s: v for s, v in at.items() if not (v.is_Rational or v.is_Float)}
+    if inexact:  # e.g. eps' = log(1 - p + p e^eps): a constant of the expression
+        expr = expr.xreplace(inexact)
+        at = {s: v for s, v in at.items() if s not in inexact}
+    fn = None
+    if UNAVAILABLE is None:
+        try:
+            fn = compile_ball(expr, tuple(at))
+        except UnsupportedExpression:
+            fn = None
+    if fn is not None:
+        bits, limit = digits_to_bits(dps + 15), digits_to_bits(dps + 15 + 4 * 1000)
+        while bits <= limit:
+            with working_bits(bits):
+                ball = fn({s: point_ball(v) for s, v in at.items()})
+            if ball.is_finite() and ball.is_zero():
+                return "0." + "0" * dps
+            if ball.is_finite() and ball.rel_accuracy_bits() >= digits_to_bits(dps) + 4:
+                man, exp = ball.mid().man_exp()
+                value = sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
+                return sp.Float(value, dps).__str__()
+            bits *= 2
+        raise InvalidParameterError(f"could not evaluate {sp.sstr(expr)[:80]} to {dps} digits "
+                                    f"within {limit} bits of working precision")
+    expr = expr.subs(at) if at else expr
     with mpmath.workdps(dps + 15):
         value = sp.N(expr, dps + 15)
     if value.is_zero:
@@ -73,6 +109,7 @@ def default_epsilons(f, p) -> list:
 def summary(f, p, at, dps: int = 30) -> dict:
     """The numbers and closed forms of :math:`C_p(f)` as a dict (the ``--json`` schema)."""
     family = family_name(f)
+    at = [nonnegative("eps", v) for v in at]
     C = subsample(f, p)
     p = probability("p", p)
     result = {"family": family}
@@ -98,8 +135,7 @@ def summary(f, p, at, dps: int = 30) -> dict:
     profile = C.privacy_profile(e)
     points = []
     for value in at:
-        with mpmath.workdps(dps + 15):
-            points.append({"eps": decimal(value, dps), "delta": decimal(profile.subs(e, value), dps)})
+        points.append({"eps": decimal(value, dps), "delta": decimal(profile, dps, {e: value})})
     result["profile"] = points
     expr = C.expr(alpha)
     result["closed_form"] = sp.sstr(expr)

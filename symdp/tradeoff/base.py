@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
+from ..core.validation import expression_or_number, precision
 from .numeric import decreasing_inverse, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
 
@@ -103,6 +104,8 @@ class TradeOff(sp.Basic):
         Precision is scoped (``mpmath.workdps``); the caller's precision is untouched.
         """
         x = _check_alpha(x)
+        if dps is not None:
+            dps = precision("dps", dps)
         if dps is None:
             value = sp.simplify(self.expr(x)) if x.is_Rational else self.expr(x)
             if value.is_Rational:
@@ -145,17 +148,23 @@ class TradeOff(sp.Basic):
 
     def conjugate(self, y) -> sp.Expr:
         r"""The convex conjugate :math:`f^*(y) = \sup_{0 \le x \le 1} (yx - f(x))`."""
-        return conjugate(self, sp.sympify(y))
+        return conjugate(self, expression_or_number("y", y))
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
-        :math:`\varepsilon \ge 0`."""
-        return privacy_profile(self, eps)
+        :math:`\varepsilon \ge 0` (a number ``eps`` must be ``>= 0``)."""
+        return privacy_profile(self, expression_or_number("eps", eps, lower=0))
 
     def dominates(self, other: "TradeOff", hypotheses: dict | None = None):
         """Check ``self >= other`` on [0, 1] (self is at least as private); a StepResult."""
         from .operators import compare
 
+        if not isinstance(other, TradeOff):
+            raise InvalidParameterError(f"other must be a trade-off function (a TradeOff); got "
+                                        f"{type(other).__name__} {other!r}")
+        if hypotheses is not None and not isinstance(hypotheses, dict):
+            raise InvalidParameterError(f"hypotheses must be a dict {{Symbol: set}} or None; got "
+                                        f"{type(hypotheses).__name__}")
         return compare(self, other, ">=", hypotheses)
 
     def is_symmetric(self) -> bool | None:

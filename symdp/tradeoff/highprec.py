@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.symbols import alpha
+from ..core.validation import precision
 
 __all__ = ["evaluate_many"]
 
@@ -81,8 +82,7 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
     from ..numeric.balls import UNAVAILABLE, arb, digits_to_bits, point_ball, working_bits
     from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 
-    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
-        raise InvalidParameterError(f"dps must be an integer >= 1; got dps={dps!r}")
+    dps = precision("dps", dps)
     if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
         raise InvalidParameterError(f"points must be a sequence of numbers in [0, 1]; got "
                                     f"{type(points).__name__} {points!r}")

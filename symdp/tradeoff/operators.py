@@ -12,7 +12,7 @@ import functools
 import mpmath
 import sympy as sp
 
-from ..core.validation import probability
+from ..core.validation import expression_or_number, precision, probability
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
@@ -150,7 +150,7 @@ class PointwiseMin(TradeOff):
         raise NotImplementedError("min{f, g} is not convex; use its conjugate or envelope")
 
     def conjugate(self, y):
-        y = sp.sympify(y)
+        y = expression_or_number("y", y)
         return sp.Max(self.args[0].conjugate(y), self.args[1].conjugate(y))
 
     def _latex_name(self, printer):
@@ -188,7 +188,7 @@ class ConvexEnvelope(TradeOff):
         return EnvelopeAt(self, sp.sympify(x))
 
     def evaluate(self, x, dps=None):
-        dps = 15 if dps is None else dps
+        dps = 15 if dps is None else precision("dps", dps)
         with mpmath.workdps(dps + 15):
             value = envelope_value(self.base, to_mpf(sp.sympify(x)))
         with mpmath.workdps(dps):
