@@ -1,5 +1,5 @@
 """``symdp check [PATH...] [--dps N] [--only ID] [--json FILE] [--verbose] [--no-certify] [--jobs N]
-[--durations N] [--timeout SECONDS]``."""
+[--durations N] [--timeout SECONDS] [--require-proof]``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ..report.check_output import json_report, text_report
 def add_parser(subparsers):
     p = subparsers.add_parser("check", help="check every derivation in proofs/ (or the given files)",
                               description="Check derivations step by step; exit 0 when every "
-                              "verdict matches its expectation, 1 otherwise, 2 on usage errors.")
+                              "verdict matches its expectation, 1 otherwise (with --require-proof also when a step "
+                              "holds only at points or under unproved hypotheses), 2 on usage errors.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="proof files or directories (default: proofs/)")
     p.add_argument("--dps", type=int, default=60, metavar="N",
                    help="higher working precision in digits (the lower is max(15, N/2)); default 60")
@@ -28,6 +29,10 @@ def add_parser(subparsers):
                    "available core; 1 = no workers). The output does not depend on N.")
     p.add_argument("--durations", type=int, default=0, metavar="N",
                    help="after the summary, list the N slowest derivations with their seconds")
+    p.add_argument("--require-proof", action="store_true",
+                   help="exit 1 also when a step expected to hold does not hold for every "
+                   "parameter value (checked at points only, or proved under unproved "
+                   "hypotheses); such steps are listed")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="stop a proof file (import and check) after this many seconds and "
                    f"report it as a load error; default {DEFAULT_TIMEOUT:g}")
@@ -58,16 +63,19 @@ def run(args) -> int:
             sys.stderr.write("\r" + " " * 80 + "\r")
     reports, errors = list(outcome.reports), list(outcome.errors)
     if args.json is not None:
-        text = json_report(reports, errors, dps=dps)
+        text = json_report(reports, errors, dps=dps, require_proof=args.require_proof)
         if args.json == "-":
             sys.stdout.write(text + "\n")
         else:
             atomic_write("--json", args.json, text + "\n")
     if args.json != "-":
-        print(text_report(reports, errors, verbose=args.verbose))
+        print(text_report(reports, errors, verbose=args.verbose,
+                          require_proof=args.require_proof))
         if args.durations:
             print(_durations(reports, args.durations))
     ok = all(r.ok for r in reports) and not errors
+    if args.require_proof:
+        ok = ok and all(r.meets(require_proof=True) for rep in reports for r in rep.steps)
     return 0 if ok else 1
 
 

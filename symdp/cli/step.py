@@ -171,7 +171,8 @@ def run(args) -> int:
         print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
     else:
         print(f"{sp.sstr(lhs)} {relation} {sp.sstr(rhs)}")
-        print(f"{result.verdict.value}: {result.detail}")
+        print(f"{result.label}: {result.detail}")
+        print(f"scope: {result.scope}")
         if result.counterexample:
             cx = result.counterexample
             point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"

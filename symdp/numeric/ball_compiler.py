@@ -21,9 +21,11 @@ arithmetic; Johansson, Arb, IEEE Trans. Computers 66(8), 2017).  Supported:
 * ``Abs``, ``Max``, ``Min``, ``binomial``, ``factorial``, ``gamma``;
 * ``Piecewise``: conditions are decided with certified comparisons; a ball
   straddling a condition takes the union of the branches it may reach;
-* :class:`~symdp.tradeoff.base.TradeOffAt` and ``ConjugateAt`` (through their
-  closed forms, ``doit()``) and :class:`~symdp.tradeoff.base.InverseAt`
-  (certified root isolation, :mod:`symdp.numeric.ball_inverse`).
+* any node with an ``_arb_compile_(compiler)`` method: the node compiles itself with
+  the :class:`BallCompiler` it is given (a trade-off value ``f(x)`` through its closed
+  form; an implicit inverse through :meth:`BallCompiler.decreasing_inverse`, certified
+  root isolation by :mod:`symdp.numeric.ball_inverse`).  The evaluator knows no
+  trade-off objects: the objects know the evaluator (a layer above calls down).
 
 Anything else raises :class:`UnsupportedExpression` naming the node -- never a
 silent float fallback.  A ball that is not finite (a pole, a domain edge such
@@ -41,6 +43,7 @@ from sympy.codegen.cfunctions import log1p as sp_log1p
 
 from ..core.errors import SymdpError
 from ..core.special import Phi, PhiInv
+from .ball_inverse import isolate_decreasing_root
 from .balls import arb, from_float, from_rational, hull
 
 BallFn = Callable[[dict], "arb"]
@@ -213,7 +216,14 @@ def _constant(fn):
     return evaluate
 
 
-class _Compiler:
+class BallCompiler:
+    """Compiles SymPy expressions over ``symbols`` to ball functions ``env -> ball``.
+
+    Calling it on an expression gives the (cached) ball function; an object with an
+    ``_arb_compile_(compiler)`` method is compiled by that method, which may call back
+    into the compiler (``compiler(sub_expression)``, :meth:`decreasing_inverse`).
+    """
+
     def __init__(self, symbols):
         self.symbols = set(symbols)
         self.cache: dict = {}
@@ -234,8 +244,6 @@ class _Compiler:
 
     # -------------------------------------------------------------- expressions
     def compile(self, e) -> BallFn:  # noqa: C901 - one dispatch, read top to bottom
-        from ..tradeoff.base import ConjugateAt, InverseAt, TradeOffAt
-
         if isinstance(e, sp.Symbol):
             if e not in self.symbols:
                 raise UnsupportedExpression(e, f"no value for the symbol {e.name}")
@@ -264,12 +272,9 @@ class _Compiler:
             return lambda env: _prod(f(env) for f in parts)
         if e.is_Pow:
             return self.power(e)
-        if isinstance(e, (TradeOffAt, ConjugateAt)):
-            return self(e.doit())
-        if isinstance(e, InverseAt):
-            from .ball_inverse import compile_inverse
-
-            return compile_inverse(e, self)
+        hook = getattr(e, "_arb_compile_", None)
+        if hook is not None:  # an object that compiles itself (a trade-off value, an inverse)
+            return hook(self)
         if isinstance(e, sp.Piecewise):
             return self.piecewise(e)
         if e.func in _MONOTONE and len(e.args) == 1:
@@ -341,6 +346,32 @@ class _Compiler:
                     return hull(*reached)
             # no condition is certainly true: the Piecewise may be undefined here
             return arb.nan()
+
+        return evaluate
+
+    def decreasing_inverse(self, node, function_of, level) -> BallFn:
+        r"""Ball function of :math:`\inf\{t \in [0,1] : f(t) \le a\}` for a non-increasing f.
+
+        ``function_of(t)`` is f's expression in a symbol t, ``level`` the expression of a;
+        ``node`` names the object in an :class:`UnsupportedExpression`.  The bracket is
+        certified by :func:`~symdp.numeric.ball_inverse.isolate_decreasing_root`.
+        """
+        t = sp.Dummy("t", real=True)
+        inner = BallCompiler(set(self.symbols) | {t})
+        try:
+            g = inner(function_of(t))
+        except UnsupportedExpression:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a function without a closed form in t
+            raise UnsupportedExpression(node, f"no closed form of the function: {type(exc).__name__}")
+        a_fn = self(level)
+
+        def evaluate(env):
+            a = a_fn(env)
+            if not a.is_finite():
+                return arb.nan()
+            base = {k: v for k, v in env.items() if k is not MEMO}
+            return isolate_decreasing_root(lambda s: g({**base, t: s, MEMO: {}}), a)
 
         return evaluate
 
@@ -481,7 +512,7 @@ class BallFunction:
     def __init__(self, expr: sp.Basic, variables):
         self.expr = sp.sympify(expr)
         self.variables = tuple(variables)
-        self._fn = _Compiler(self.variables)(self.expr)
+        self._fn = BallCompiler(self.variables)(self.expr)
 
     def __call__(self, env: dict):
         env = dict(env)
@@ -494,7 +525,7 @@ class BallCondition:
 
     def __init__(self, cond, variables):
         self.cond = cond
-        self._fn = _Compiler(tuple(variables)).condition(cond)
+        self._fn = BallCompiler(tuple(variables)).condition(cond)
 
     def __call__(self, env: dict):
         env = dict(env)

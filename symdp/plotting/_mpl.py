@@ -26,7 +26,7 @@ def new_figure(width: float = 5.6, height: float = 5.0, ncols: int = 1):
 
 def check_path(path, name: str = "--out") -> Path:
     """``path`` as a Path ending in .png or .pdf that names a regular file or a new one
-    (:func:`symdp.files.output_file`); anything else is an InvalidParameterError."""
+    (:func:`symdp.core.files.output_file`); anything else is an InvalidParameterError."""
     output_file(name, path)
     p = Path(path)
     if p.suffix.lower() not in FORMATS:

@@ -581,9 +581,13 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     if step.skip and result.stage not in ("structural",) and "the step skips" not in detail:
         detail += f"; the step skips the {' and '.join(step.skip)} stage" + \
             ("s" if len(step.skip) > 1 else "")
-    return StepResult(result.verdict, detail, result.stage, result.counterexample,
-                      expected=step.expect, worst_margin=result.worst_margin,
-                      points=result.points, extra={**result.extra, "tried": tried})
+    result = StepResult(result.verdict, detail, result.stage, result.counterexample,
+                        expected=step.expect, worst_margin=result.worst_margin,
+                        points=result.points, extra={**result.extra, "tried": tried})
+    from .obligations import with_object_assumptions  # objects' unproved choices (issue #12)
+
+    return with_object_assumptions(result, step, derivation, dps=dps, points=points,
+                                   symbolic_seconds=symbolic_seconds, certify=certify)
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):

@@ -35,7 +35,7 @@ MAX_JSON_DEPTH = 32
 
 
 class ReportInputError(SymdpError, ValueError):
-    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/1`` report."""
+    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/2`` report."""
 
 
 @dataclass(frozen=True)
@@ -157,15 +157,25 @@ def _step(f: _Fields):
     view = StepView(_relation(f.get("relation", str), f._path("relation")),
                     f.latex("lhs_latex"), f.latex("rhs_latex"), _terms(f),
                     f.latex_strings("side_conditions_latex"), f.get("rule", str),
-                    f.get("note", str))
+                    f.get("note", str), f.get("lhs", str), f.get("rhs", str),
+                    f.strings("side_conditions"))
     expected = f.get("expected", str, optional=True)
+    certified = f.get("certified", dict, optional=True)
     result = StepResult(
         verdict=_verdict(f.get("verdict", str), f._path("verdict")),
         detail=f.get("detail", str), stage=f.get("stage", str),
         counterexample=_counterexample(f.sub("counterexample", optional=True)),
         expected=None if expected is None else _verdict(expected, f._path("expected")),
         worst_margin=f.get("worst_margin", str, optional=True),
-        points=f.get("points", int, optional=True, default=0))
+        points=f.get("points", int, optional=True, default=0),
+        extra={"certified": certified} if certified is not None else {},
+        hypotheses=f.strings("hypotheses"), facts=f.strings("facts"))
+    # the scope fields must say what the verdict and hypotheses say (a hand-edited
+    # "holds_everywhere": true on evidence at points is refused, never typeset)
+    for key in ("holds_everywhere", "evidence_only", "under_hypotheses"):
+        if f.get(key, bool) != getattr(result, key):
+            raise _Bad(f"{f._path(key)} is {f.get(key, bool)}, but the verdict "
+                       f"{result.label} says {getattr(result, key)}")
     return view, result
 
 
@@ -181,16 +191,31 @@ def _derivation(f: _Fields) -> ReportView:
         raise _Bad(f"{conclusion._path('relation')} is null for a chained derivation")
     if relation is not None:
         _relation(relation, conclusion._path("relation"))
+    domains = f.get("domains", dict)
+    for name, dom in domains.items():
+        if not isinstance(dom, str):
+            raise _Bad(f"{f._path('domains')}.{name} is {type(dom).__name__}, not str")
     view = DerivationView(f.get("id", str), f.get("statement", str), f.get("citation", str),
                           f.latex_strings("hypotheses_latex"), chained, relation,
-                          f.get("notes", str), tuple(v for v, _ in pairs))
-    return ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
-                      _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+                          f.get("notes", str), tuple(v for v, _ in pairs),
+                          f.get("statement_latex", str), tuple(domains.items()),
+                          f.strings("constraints"))
+    rep = ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
+                     _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+    if conclusion.get("holds_everywhere", bool) != rep.conclusion_holds_everywhere:
+        raise _Bad(f"{conclusion._path('holds_everywhere')} does not match the verdicts "
+                   "of the steps")
+    return rep
 
 
 def parse_check_json(data, name: str = "the JSON") -> CheckJson:
     """:class:`CheckJson` from the parsed JSON ``data``; ``name`` names it in errors."""
     schema = data.get("schema") if isinstance(data, dict) else None
+    if schema == "symdp-check/1":
+        raise ReportInputError(
+            f"{name} is a symdp-check/1 report, which symdp report no longer reads: its "
+            f"CERTIFIED verdicts do not say whether they cover the whole domain or only "
+            f"sampled points; re-run symdp check --json to write {SCHEMA!r}")
     if schema != SCHEMA:
         found = "no schema" if schema is None else f"schema {schema!r}"
         raise ReportInputError(

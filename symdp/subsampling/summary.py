@@ -30,6 +30,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.validation import nonnegative, probability, to_exact
+from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
+from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
 from ..tradeoff.base import alpha
 from ..tradeoff.families import EpsDelta, Gaussian
 from .eps_delta import cor_4_3, lemma_4_4
@@ -45,14 +47,11 @@ def decimal(expr, dps: int, at: dict | None = None) -> str:
     """``expr`` (its symbols set to the exact values ``at``) as a decimal string with ``dps``
     significant digits.
 
-    By ball arithmetic (:mod:`symdp.numeric.ball_compiler`) at increasing precision until the ball's
-    relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed (SymPy's
-    ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does not
-    support goes through ``sympy.N`` at ``dps + 15`` digits.
+    By ball arithmetic (:mod:`symdp.numeric.ball_compiler`) at increasing precision until the
+    ball's relative accuracy covers ``dps`` digits, so that cancellation cannot go unnoticed
+    (SymPy's ``N`` gives 0 for log(4/5 + e^(1e-100)/5)); an expression the ball compiler does
+    not support goes through ``sympy.N`` at ``dps + 15`` digits.
     """
-    from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
-    from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
-
     at = dict(at or {})
     inexact = {s: v for s, v in at.items() if not (v.is_Rational or v.is_Float)}
     if inexact:  # e.g. eps' = log(1 - p + p e^eps): a constant of the expression

@@ -23,6 +23,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.validation import precision
+from ..numeric.digits import with_digits
 from .base import TradeOff, _simplify, alpha, varepsilon
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
@@ -73,8 +74,7 @@ class ProfileTradeOff(TradeOff):
             raise InvalidParameterError("delta(eps) has free parameters; substitute them first")
         with mpmath.workdps(dps + 15):
             value = sup_of_eps_delta_family(self.delta, to_mpf(x))
-        with mpmath.workdps(dps):
-            return +value
+        return with_digits(value, dps)
 
     def _latex_name(self, printer):
         return r"\sup_{\varepsilon \ge 0} f_{\varepsilon,%s}" % printer._print(

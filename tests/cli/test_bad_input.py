@@ -12,7 +12,7 @@ import sympy as sp
 
 from symdp.cli.main import main
 from symdp.core.errors import InvalidParameterError
-from symdp.proof import Derivation, Step, Verdict, check_derivation
+from symdp.proof import Derivation, Step, Verdict, check_derivation, claims
 from symdp.tradeoff import EpsDelta, Gaussian, Laplace
 
 
@@ -102,7 +102,7 @@ def test_nan_steps_and_undefined_denominators_in_proof_files():
                     Step(1 / (x + 1), "<=", 1, "no pole")), chained=False)
     verdicts = [r.verdict for r in check_derivation(d).steps]
     assert verdicts[:3] == [Verdict.UNDECIDED] * 3
-    assert verdicts[3].holds and verdicts[4].holds
+    assert verdicts[3].holds_everywhere and verdicts[4].holds_everywhere
 
 
 @pytest.mark.parametrize("make, words", [
@@ -111,7 +111,7 @@ def test_nan_steps_and_undefined_denominators_in_proof_files():
     (lambda: EpsDelta(10 ** 100_000, 0), ("eps", "1000 digits")),
     (lambda: EpsDelta("1" * 100_000, 0), ("eps", "1000")),
     (lambda: Gaussian(1).conjugate(float("nan")), ("y", "finite")),
-    (lambda: Gaussian(1).dominates("x"), ("other", "TradeOff")),
+    (lambda: claims.dominates(Gaussian(1), "x"), ("g", "TradeOff")),
     (lambda: Gaussian(1).privacy_profile("eps"), ("eps", "not text")),
     (lambda: Gaussian(1).privacy_profile(float("nan")), ("eps", "finite")),
     (lambda: Gaussian(1).privacy_profile(-1), ("eps", ">= 0")),
