@@ -26,6 +26,7 @@ from dataclasses import replace
 
 import sympy as sp
 
+from ..core.errors import DerivationError
 from .derivation import Derivation, Step
 from .verdict import StepResult
 
@@ -33,6 +34,7 @@ __all__ = ["assumptions_of", "with_object_assumptions"]
 
 _CACHE: dict = {}
 _CACHE_SIZE = 512
+_DEPTH = [0]
 
 
 def assumptions_of(*exprs) -> tuple:
@@ -71,11 +73,23 @@ def _check_assumption(assumption, step: Step, derivation: Derivation, check, kwa
         return _CACHE[key], ""
     if not isinstance(claim, sp.core.relational.Relational) or claim.rel_op == "!=":
         return None, "not a relation the cascade checks"
-    sub = Derivation("object_assumption", assumption.text, assumption.reason, hyps,
-                     (Step(claim.lhs, claim.rel_op, claim.rhs, "an object's assumption",
-                           side_conditions=where),),
-                     constraints=constraints)
-    result = check(sub.steps[0], sub, 0, **kwargs)
+    try:
+        sub = Derivation("object_assumption", assumption.text, assumption.reason, hyps,
+                         (Step(claim.lhs, claim.rel_op, claim.rhs, "an object's assumption",
+                               side_conditions=where),),
+                         constraints=constraints)
+    except DerivationError as exc:
+        return None, str(exc)
+    if _DEPTH[0] >= 2:  # an assumption whose check uses objects with assumptions of their own
+        return None, "nested too deep"
+    _DEPTH[0] += 1
+    try:
+        result = check(sub.steps[0], sub, 0, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - an assumption that cannot be checked is carried
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        return None, f"{type(exc).__name__}: {message}"
+    finally:
+        _DEPTH[0] -= 1
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = result

@@ -174,9 +174,12 @@ def summary_line(s: dict) -> str:
 
 
 def verdict_counts_line(s: dict) -> str:
-    """``317 steps in 40 derivations: 150 PROVED, 50 CERTIFIED, ...`` (non-zero counts)."""
+    """``317 steps in 72 derivations: 87 PROVED, 7 CERTIFIED, ...; all verdicts match their
+    expectations`` (non-zero counts)."""
     counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
-    return f"{s['steps']} steps in {s['derivations']} derivations: {counts}"
+    match = ("all verdicts match their expectations" if s["mismatches"] == 0 else
+             f"{s['mismatches']} verdict(s) do NOT match their expectations")
+    return f"{s['steps']} steps in {s['derivations']} derivations: {counts}; {match}"
 
 
 def json_report(reports, errors, *, dps=None, require_proof: bool = False) -> str:

@@ -31,9 +31,13 @@ def derivation_latex(derivation, results=None) -> str:
         tag = text(step.rule) if step.rule else ""
         if results is not None:
             r = results[i]
-            tag += (r"; " if tag else "") + r"\textbf{%s}" % r.verdict.value
+            tag += (r"; " if tag else "") + r"\textbf{%s}" % text(r.verdict.value)
             if r.is_finding:
                 tag += r" (finding)"
+            elif r.evidence_only:
+                tag += r" (checked at points only)"
+            if r.hypotheses and r.verdict.supports:
+                tag += r" (under: %s)" % text("; ".join(r.hypotheses))
         side = ""
         if step.side_conditions_latex:
             side = r",\quad " + r",\ ".join(step.side_conditions_latex)

@@ -69,7 +69,7 @@ class TradeOff(sp.Basic):
     symmetric_by_construction = False
 
     def __new__(cls, *args, conditions=(), **kwargs):
-        if cls is TradeOff:  # TradeOff(expr): a user-supplied function, validated (Prop. 2.2)
+        if cls is TradeOff:  # TradeOff(expr): a user-supplied function (Prop. 2.2: symdp.proof.claims)
             from .custom import UserTradeOff
 
             return UserTradeOff(*args, **kwargs)

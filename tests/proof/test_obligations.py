@@ -124,3 +124,19 @@ def test_subsample_records_the_quadratic_root_it_chose_as_a_claim_over_the_piece
     mid = (ends[0] + ends[1]) / 2
     r = lo_claim.claim.lhs.subs(at).subs(bound, mid)
     assert sp.N(lo_claim.claim.rhs.subs(at)) <= sp.N(r) <= sp.N(hi_claim.claim.rhs.subs(at))
+
+
+class _ChosenOffTheDomain(_ChosenAtAWitness):
+    """An assumption on a symbol the derivation gives no domain: it cannot be checked."""
+
+    @property
+    def assumptions(self):
+        return (Assumption(sp.Le(sp.Symbol("nu"), 1), "chosen at nu=1/2"),)
+
+
+def test_an_assumption_that_cannot_be_checked_is_carried_never_dropped():
+    d = Derivation("unchecked", "f <= Id", "test", {alpha: sp.Interval(0, 1), mu: sp.Interval(0, 1)},
+                   (Step(_ChosenOffTheDomain(mu)(alpha), "<=", 1 - alpha, "f <= Id"),))
+    r = check_derivation(d, points=8).steps[0]
+    assert r.hypotheses == ("nu <= 1",) and not r.holds_everywhere
+    assert "not checked: no domain for nu" in r.detail

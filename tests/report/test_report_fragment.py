@@ -50,3 +50,11 @@ def test_independent_claims_show_every_lhs():
                    (Step(x, "<=", 1, "a"), Step(x ** 2, "<=", 1, "b")), chained=False)
     rows = derivation_latex(d).split("\\begin{align*}\n")[1].splitlines()
     assert rows[0].startswith("x &") and rows[1].startswith("x^{2} &")
+
+
+def test_evidence_and_hypotheses_are_stated_in_the_tag():
+    results = (StepResult(Verdict.CHECKED_AT_POINTS, "", "certified", points=24),
+               StepResult(Verdict.PROVED, "", "symbolic", hypotheses=("x_0 <= 1",)))
+    out = derivation_latex(CHAIN, results)
+    assert r"\textbf{CHECKED\_AT\_POINTS} (checked at points only)}" in out
+    assert r"\text{(2) \textbf{PROVED} (under: x\_0 \textless{}= 1)}" in out
