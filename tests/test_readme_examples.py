@@ -142,7 +142,9 @@ def _verify_document(json_path: Path, out: Path, pdf: bool, stdout: str):
     tex = (out / "symdp-report.tex").read_text(encoding="utf-8")
     headings = re.findall(r"\\subsection\{(.*?)\}\n", tex)
     assert [h.replace(r"\_\allowbreak{}", "_") for h in headings] == ids
-    found = {v: len(re.findall(r"^Verdict: \\textbf\{%s\}" % v, tex, re.M)) for v in VERDICTS}
+    # verdict names are escaped in the LaTeX (CHECKED\_AT\_POINTS)
+    found = {v: len(re.findall(r"^Verdict: \\textbf\{%s\}" % re.escape(v.replace("_", r"\_")), tex, re.M))
+             for v in VERDICTS}
     assert found == expected
     assert tex.count("(recorded finding") == sum(1 for s in steps if s["finding"])
     if not pdf:

@@ -176,9 +176,14 @@ def summary_line(s: dict) -> str:
 def verdict_counts_line(s: dict) -> str:
     """``317 steps in 72 derivations: 87 PROVED, 7 CERTIFIED, ...; all verdicts match their
     expectations`` (non-zero counts)."""
-    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
-    match = ("all verdicts match their expectations" if s["mismatches"] == 0 else
-             f"{s['mismatches']} verdict(s) do NOT match their expectations")
+    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n) or "no verdicts"
+    if s["mismatches"]:
+        match = f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    elif s["load_errors"]:  # what was checked matches, but not everything was checked
+        match = ("nothing was checked" if not s["steps"] else
+                 "the verdicts of the files that loaded match their expectations")
+    else:
+        match = "all verdicts match their expectations"
     return f"{s['steps']} steps in {s['derivations']} derivations: {counts}; {match}"
 
 

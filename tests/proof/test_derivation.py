@@ -20,7 +20,8 @@ def test_relation_spellings(typed, rel):
     assert normalise_relation(typed) == rel
 
 
-@pytest.mark.parametrize("typed", ["!=", "~", "", "<<", "=>", "=<"])   # "=>" reads as "implies"
+# "=>" reads as an implication and "=<" as a typo: refused, not guessed (issue #14)
+@pytest.mark.parametrize("typed", ["!=", "~", "", "<<", "=>", "=<"])
 def test_unknown_relations_are_refused(typed):
     with pytest.raises(DerivationError, match="relation must be one of"):
         normalise_relation(typed)
