@@ -19,7 +19,8 @@ from ..core.errors import SymdpError
 INTERNAL_ERROR = 3
 
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
-COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account", "audit")
+COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account", "audit",
+            "compose")
 
 
 class _Parser(argparse.ArgumentParser):

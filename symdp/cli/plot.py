@@ -7,7 +7,9 @@ KIND is one of
 * ``subsample`` -- Figure 6 (right) of Dong, Roth, Su 2022 for f_{eps,delta};
 * ``profile``   -- privacy profiles delta(eps) of G_mu (one curve per ``--mu``) or of
   f_{eps,delta}, with ``--p`` also of C_p(f);
-* ``bagging``   -- the paper's (eps, delta) against the exact values across k/n.
+* ``bagging``   -- the paper's (eps, delta) against the exact values across k/n;
+* ``compose``   -- eps at a fixed delta after T compositions of C_p(f_{eps,delta}) and of
+  Lemma 4.4's f_{eps',delta'} (the seed's "the loss compounds under composition").
 
 Exit codes: 0 written; 2 unknown kind, bad parameter or unwritable file (one line).
 """
@@ -19,7 +21,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError
 from ..core.validation import to_exact
 
-KINDS = ("tradeoff", "subsample", "profile", "bagging")
+KINDS = ("tradeoff", "subsample", "profile", "bagging", "compose")
 #: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes
 #: (G_100 is below 1e-1000 away from 0) and drawing takes long (--mu 1e400 took 37 s)
 MAX_PARAMETER = 100
@@ -96,6 +98,15 @@ def add_parser(subparsers):
     g.add_argument("--joint", dest="joint", action="store_const", const=True, default=None)
     g.add_argument("--independent", dest="joint", action="store_const", const=False)
     common(b)
+
+    c = kinds.add_parser("compose", help="eps after T compositions: C_p(f_{eps,delta}) vs Lemma 4.4")
+    c.add_argument("--eps", default="1", help="eps of f_{eps,delta} (default 1)")
+    c.add_argument("--delta", default="1e-8", help="delta of f_{eps,delta} (default 1e-8)")
+    c.add_argument("--p", default="0.01", help="sampling ratio (default 0.01)")
+    c.add_argument("--at-delta", default="1e-5", help="the fixed delta of the composition (default 1e-5)")
+    c.add_argument("--steps", nargs="+", default=None, metavar="T",
+                   help="numbers of compositions (default 10 20 50 ... 10000)")
+    common(c)
     return p
 
 
@@ -131,6 +142,14 @@ def build(args):
         sampling = sampling_from_flags(args.without_replacement, args.joint)
         Bagging(n, 1, models, sampling)  # validates n and models (one line on error)
         return plotting.bagging_figure(n, models, sampling)
+    if args.kind == "compose":
+        from ..core.validation import nonnegative, positive_integer, probability
+
+        steps = plotting.composition.DEFAULT_STEPS if args.steps is None else \
+            [positive_integer("--steps", t) for t in args.steps]
+        return plotting.composition_figure(nonnegative("--eps", args.eps), probability("--delta", args.delta),
+                                           probability("--p", args.p), probability("--at-delta", args.at_delta),
+                                           steps)
     raise InvalidParameterError(f"unknown plot kind {args.kind!r}; choose from {', '.join(KINDS)}")
 
 

@@ -16,7 +16,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_the_notebooks_are_there():
-    assert {"01", "02", "03", "05"} <= {p.name[:2] for p in NOTEBOOKS}
+    assert {"01", "02", "03", "04", "05"} <= {p.name[:2] for p in NOTEBOOKS}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
