@@ -505,6 +505,13 @@ def _examine(problem: _Problem, sub, result: BoxResult):
                     "lhs": _ball_text(L), "rhs": _ball_text(R), "margin": _ball_text(m),
                 }
                 return "refuted"
+    if not all(s is True for s in states):
+        # the monotonicity test moves to a face of the sub-box; that face may lie outside
+        # the constraints (x + y >= 1 with m increasing in x and y: the face x = y = 0)
+        # while the sub-box still holds admissible points where m is smaller than
+        # anywhere on the admissible part of the face.  Only a sub-box that lies wholly
+        # inside the constraints may be replaced by a face (issue #12).
+        return "split"
     smooth = problem
     if problem.derivatives is None and problem.branched and any(lo != hi for lo, hi in sub):
         smooth = _branch_for(problem, env)  # one branch on the whole sub-box: its derivatives

@@ -46,7 +46,14 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         return _skip(UNAVAILABLE)
     from .evaluate import UnsupportedExpression, compile_ball
 
-    symbols = sorted(step.free_symbols | lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
+    from ..proof.sampling import conditions_on, constraint_closure
+
+    all_conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    # the step's symbols and those tied to them through constraints (x <= y <= z for a step
+    # in x and z): sampled together, so that every point is admissible
+    symbols = sorted(constraint_closure(step.free_symbols | lhs.free_symbols | rhs.free_symbols,
+                                        all_conditions, derivation.hypotheses),
+                     key=lambda s: s.name)
     try:
         lhs_fn = compile_ball(lhs, symbols)
         rhs_fn = compile_ball(rhs, symbols)
@@ -54,7 +61,7 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         return _skip(str(exc))
     record = {}
     notes = []
-    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    conditions = conditions_on(symbols, all_conditions)
     if relation != "=":
         boxed = _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_limit)
         if boxed is not None:
@@ -164,12 +171,12 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
             else:
                 return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
                                    extra={"certified": {"box": record}}), record, "")
+    from ..proof.sampling import constraint_closure
+
     used = set(L.free_symbols) | set(R.free_symbols)
     for o in reduction.obligations:
         used |= o.lhs.free_symbols | o.rhs.free_symbols
-    for c in conditions:
-        if c.free_symbols & used:
-            used |= c.free_symbols
+    used = constraint_closure(used, conditions, hyp)
     if box is None:
         ranges = [r for r in ranges if r.symbol in used]
     if len(ranges) > MAX_DIMENSION:
@@ -181,7 +188,9 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     claims += [(o.lhs, o.relation, o.rhs, o.why) for o in reduction.obligations]
     results = []
     for cl, crel, cr, why in claims:
-        needed = cl.free_symbols | cr.free_symbols
+        # a claim's own symbols and those the constraints tie to them: a search without
+        # x <= y, y <= z for a claim in x and z would refute it at z < x
+        needed = constraint_closure(cl.free_symbols | cr.free_symbols, conditions, hyp)
         sub_ranges = [r for r in ranges if r.symbol in needed or box is not None]
         if not sub_ranges:
             continue
@@ -198,6 +207,11 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     record = {"reduction": reduction.as_dict() if reduction.steps else None,
               "searches": [dict(r.as_dict(), claim=why) for why, r in results]}
     main = results[0][1] if results else None
+    uncovered = _uncovered(ranges, hyp) if box is not None else ""
+    if results and all(r.status == "certified" for _, r in results) and uncovered:
+        # a box given by hand that misses part of the domain certifies that box only
+        return None, record, (f"box: certified over the given box only, which does not cover "
+                              f"the domain ({uncovered})")
     if results and all(r.status == "certified" for _, r in results):
         return (StepResult(Verdict.CERTIFIED, _box_detail(reduction, results), "certified",
                            worst_margin=_margin(main), extra={"certified": {"box": record}}), record, "")
@@ -209,7 +223,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
         cx = Counterexample(dict(cx_box["point"]), cx_box["lhs"], cx_box["rhs"], cx_box["margin"])
         where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in cx_box["box"].items())
         detail = (f"fails at every point of the box {where} (certified: margin ball "
-                  f"{cx_box['margin']} < 0); e.g. at " +
+                  f"{cx_box['margin']} {'<=' if rel in ('<', '>') else '<'} 0); e.g. at " +
                   ", ".join(f"{k}={v}" for k, v in cx_box["point"].items()))
         return (StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
                            extra={"certified": {"box": record}}), record, "")
@@ -221,6 +235,19 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     if bad.status == "refuted":
         note = f"box: {why} fails on a sub-box ({bad.counterexample['box']})"
     return None, record, note
+
+
+def _uncovered(ranges, hypotheses) -> str:
+    """"" when the ranges contain every parameter's whole domain, else the first parameter
+    whose domain sticks out (CERTIFIED means: over the whole stated domain)."""
+    for r in ranges:
+        domain = hypotheses.get(r.symbol)
+        if domain is None:
+            continue
+        hull = sp.Interval(r.lo, r.hi)
+        if not (domain.is_subset(hull) is True):
+            return f"{r.symbol.name} in {domain} is not inside [{r.lo}, {r.hi}]"
+    return ""
 
 
 def _relevant(conditions, ranges):

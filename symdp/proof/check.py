@@ -39,13 +39,15 @@ import sympy as sp
 from ..errors import DerivationError
 from .derivation import Derivation, Step
 from .enumerable import Enumerated, enumerate_atoms
-from .sampling import is_integer_domain, sample_points, seed_for
+from .sampling import (conditions_on, constraint_closure, is_integer_domain,
+                       sample_points, seed_for)
 from .verdict import Counterexample, StepResult, Verdict
 
 DEFAULT_DPS = (30, 60)
 DEFAULT_POINTS = 24
 SYMBOLIC_SECONDS = 4.0
 POINT_SECONDS = 3.0  # a point whose evaluation takes longer is skipped (and counted as skipped)
+SEARCH_SECONDS = 1.5  # the counterexample search's budget per step (it stops itself earlier)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -261,12 +263,21 @@ def _exact_value(expr):
     return value if value.is_Rational else None
 
 
+def _sample_symbols(derivation: Derivation, step: Step) -> set:
+    """The step's symbols and those tied to them by the constraints (see
+    :func:`~symdp.proof.sampling.constraint_closure`)."""
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    return constraint_closure(step.free_symbols, conditions, derivation.hypotheses)
+
+
 def _relevant_conditions(derivation: Derivation, step: Step) -> tuple:
-    """The derivation's constraints that speak of this step's symbols only, and the step's
-    side conditions.  (A constraint on symbols the step does not use cannot restrict it, and
-    would reject every sampled point.)"""
-    symbols = step.free_symbols
-    kept = tuple(c for c in derivation.constraints if c.free_symbols <= symbols)
+    """The derivation's constraints on the step's symbols and on those tied to them through
+    other constraints, and the step's side conditions.  (A constraint on symbols unrelated
+    to the step cannot restrict it, and would reject every sampled point; a constraint
+    reaching the step through another parameter, ``x <= y <= z`` for a step in x and z,
+    must be kept, with that parameter sampled too.)"""
+    symbols = _sample_symbols(derivation, step)
+    kept = conditions_on(symbols, derivation.constraints)
     return kept + tuple(step.side_conditions)
 
 
@@ -343,12 +354,20 @@ def _evaluate(expr, dps):
     return value
 
 
-def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepResult:
+def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
     lo_dps, hi_dps = dps
-    symbols = step.free_symbols
+    symbols = _sample_symbols(derivation, step)
     conditions = _relevant_conditions(derivation, step)
-    points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
-                           seed=seed_for(derivation.id, index))
+    if points is None:
+        points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
+                               seed=seed_for(derivation.id, index))
+    # constants such as 10**-80 need the precision that resolves them next to 1, and their
+    # squares (exp(u) - 1 - u ~ u^2/2) twice that
+    from ..certified.points import magnitude_bits
+
+    need = int(2 * magnitude_bits(lhs, rhs) / 3.32) + 20
+    if need > lo_dps:
+        lo_dps, hi_dps = max(lo_dps, need), max(hi_dps, 2 * need)
     if not points:
         return StepResult(Verdict.UNDECIDED, "numeric: no sample point satisfies the hypotheses "
                           "and side conditions", "numeric")
@@ -458,13 +477,106 @@ def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=
 
 # --------------------------------------------------------------------------- public API
 
+def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
+    """The counterexample search (:mod:`symdp.proof.cascade.search`) before a step is
+    reported as evidence at points (or left undecided): REFUTED at the point it finds,
+    else ``result`` with what was searched added to its detail."""
+    from .cascade.search import search
+
+    if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
+        return result
+    symbols = _sample_symbols(derivation, step)
+    conditions = _relevant_conditions(derivation, step)
+    decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols)
+    try:
+        with time_limit(4 * SEARCH_SECONDS):
+            outcome = search(lhs, rhs, step.relation, symbols, derivation.hypotheses, conditions,
+                             decide=decide, seed=seed_for(derivation.id, index, "search"))
+    except _Timeout:
+        return result
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a failing search decides nothing
+        note = f"counterexample search failed: {type(exc).__name__}"
+        return StepResult(result.verdict, f"{result.detail}; {note}", result.stage,
+                          result.counterexample, worst_margin=result.worst_margin,
+                          points=result.points, extra=result.extra)
+    if outcome.refuted is not None:
+        r = outcome.refuted
+        return StepResult(r.verdict, r.detail + " (found by the counterexample search, after "
+                          f"{result.verdict.value}: {result.detail[:160]})", r.stage,
+                          r.counterexample, points=r.points,
+                          extra={**result.extra, "search": {"candidates": outcome.candidates}})
+    if result.verdict is Verdict.UNDECIDED or not outcome.candidates:
+        return result
+    return StepResult(result.verdict, f"{result.detail}; {outcome.text()}", result.stage,
+                      result.counterexample, worst_margin=result.worst_margin,
+                      points=result.points,
+                      extra={**result.extra, "search": {"candidates": outcome.candidates,
+                                                        "minimisations": outcome.minimisations}})
+
+
+def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
+    """``decide(point)``: a REFUTED StepResult when the relation certainly fails at the exact
+    point (exactly, by balls at rising precision, or by the numeric stage), else None."""
+    ordered = sorted(symbols, key=lambda s: s.name)
+    fns = None
+    try:
+        from ..certified.balls import UNAVAILABLE
+        from ..certified.evaluate import compile_ball
+
+        if not UNAVAILABLE:
+            fns = (compile_ball(lhs, ordered), compile_ball(rhs, ordered))
+    except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
+        fns = None
+
+    from ..certified.points import exact_is_cheap
+
+    def decide(point):
+        try:
+            with time_limit(POINT_SECONDS):
+                if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):
+                    lhs.xreplace(point), rhs.xreplace(point)  # an object may reject the point
+                elif fns is None:
+                    return None
+        except (ValueError, _Timeout):
+            return None
+        if fns is not None:
+            from ..certified.points import FAILS, check_point
+            from ..certified.balls import arb
+
+            try:
+                with time_limit(2 * POINT_SECONDS):
+                    c = check_point(fns[0], fns[1], lhs, rhs, relation, point, dps=max(dps),
+                                    radius=arb(10) ** (-(max(dps) - 20)), deep=relation == "=")
+            except (_Timeout, ValueError, ZeroDivisionError, ArithmeticError):
+                return None
+            if c is None or c.status != FAILS:
+                return None
+            cx = Counterexample(dict(c.point), c.lhs, c.rhs, c.difference, exact=c.how == "exact")
+            where = _point_str(point)
+            how = "exactly" if c.how == "exact" else \
+                f"certified: the balls at {c.bits} bits exclude the relation"
+            return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = {c.rhs} "
+                              f"({how})", "search", counterexample=cx, points=1)
+        r = _numeric(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
+        if r.verdict is Verdict.REFUTED:
+            return StepResult(r.verdict, r.detail, "search", r.counterexample, points=1)
+        return None
+
+    return decide
+
+
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
                points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS,
-               certify: bool = True, box=None, box_limit: int | None = None) -> StepResult:
+               certify: bool = True, box=None, box_limit: int | None = None,
+               search: bool = True) -> StepResult:
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
     :class:`symdp.certified.box.Range`) replaces the box taken from the hypotheses.
+    ``search=False`` skips the counterexample search that otherwise runs before a step is
+    reported as evidence at points (:mod:`symdp.proof.cascade.search`).
     """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
@@ -505,6 +617,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                                      extra={"certified": cert_record} if cert_record else {})
             if result is None or numeric.verdict is not Verdict.UNDECIDED:
                 result = numeric
+        if search and (result.verdict.is_evidence or result.verdict is Verdict.UNDECIDED):
+            result = _search(lhs, rhs, step, derivation, index, dps, result)
     if result.verdict is Verdict.UNDECIDED and tried:
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)
