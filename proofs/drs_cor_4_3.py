@@ -15,7 +15,7 @@ import sympy as sp
 from symdp.proof import Derivation, Step, Verdict
 from symdp.subsampling import subsample
 from symdp.subsampling.eps_delta import cor_4_3, cor_4_3_line, cor_4_3_line_printed, cor_4_3_printed
-from symdp.symbols import alpha, delta, eps, p
+from symdp.core.symbols import alpha, delta, eps, p
 from symdp.tradeoff import EpsDelta, TradeOffAt
 
 R = sp.Rational

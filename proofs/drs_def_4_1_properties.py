@@ -17,7 +17,7 @@ import sympy as sp
 
 from symdp.proof import Derivation, Step
 from symdp.subsampling import subsample
-from symdp.symbols import alpha, delta, eps, mu, p
+from symdp.core.symbols import alpha, delta, eps, mu, p
 from symdp.tradeoff import EpsDelta, Gaussian, Identity, Laplace, TradeOffAt
 
 R = sp.Rational

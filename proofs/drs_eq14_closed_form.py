@@ -26,7 +26,7 @@ import sympy as sp
 from symdp import Phi
 from symdp.proof import Derivation, Step
 from symdp.subsampling import subsample
-from symdp.symbols import alpha, mu, p
+from symdp.core.symbols import alpha, mu, p
 from symdp.tradeoff import EpsDelta, Gaussian, Laplace, TradeOffAt
 
 R = sp.Rational

@@ -22,7 +22,7 @@ import sympy as sp
 from symdp.proof import Derivation, Step, Verdict
 from symdp.subsampling import subsample
 from symdp.subsampling.figure6 import figure6, grid_minimum
-from symdp.symbols import alpha
+from symdp.core.symbols import alpha
 from symdp.tradeoff import EpsDelta
 
 R = sp.Rational

@@ -18,7 +18,7 @@ import sympy as sp
 from symdp.proof import Derivation, Step
 from symdp.subsampling import subsample
 from symdp.subsampling.eps_delta import cor_4_3_line, shaded_triangle
-from symdp.symbols import alpha, delta, eps, p
+from symdp.core.symbols import alpha, delta, eps, p
 from symdp.tradeoff import ConjugateAt, EpsDelta, Inverse, Mixture
 
 R = sp.Rational

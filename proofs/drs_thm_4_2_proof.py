@@ -26,7 +26,7 @@ from symdp.proof import Derivation, Step
 from symdp.subsampling import subsample
 from symdp.subsampling.duality import DualSup, eq16_profile, mixture_conjugate
 from symdp.subsampling.operator import inverse_conjugate
-from symdp.symbols import alpha, eps, p
+from symdp.core.symbols import alpha, eps, p
 from symdp.tradeoff import ConjugateAt, EpsDelta, Gaussian, Mixture
 
 R = sp.Rational

@@ -15,7 +15,7 @@ import sympy as sp
 from symdp.proof import Derivation, Step
 from symdp.subsampling import subsample
 from symdp.subsampling.tightness import SampleReleaseTradeOff, blatant_pair, finite_tradeoff
-from symdp.symbols import alpha, p
+from symdp.core.symbols import alpha, p
 from symdp.tradeoff import EpsDelta, Zero
 
 R = sp.Rational

@@ -8,7 +8,7 @@ mechanism is (eps', delta(eps'))-DP for every eps' >= 0 with that delta.
 import sympy as sp
 
 from symdp.proof import Derivation, Step
-from symdp.symbols import delta, eps
+from symdp.core.symbols import delta, eps
 from symdp.tradeoff import ConjugateAt, EpsDelta
 
 eps2 = sp.Symbol("eta", real=True)  # the profile's argument, eps' in the text

@@ -10,7 +10,7 @@ import sympy as sp
 
 from symdp import Phi
 from symdp.proof import Derivation, chain
-from symdp.symbols import eps, mu
+from symdp.core.symbols import eps, mu
 from symdp.tradeoff import ConjugateAt, Gaussian
 
 G = Gaussian(mu)

@@ -7,7 +7,7 @@ for 0 <= eps < mu and 0 for eps >= mu -- mu-DP pure for the Laplace mechanism.
 import sympy as sp
 
 from symdp.proof import Derivation, Step
-from symdp.symbols import eps, mu
+from symdp.core.symbols import eps, mu
 from symdp.tradeoff import ConjugateAt, Laplace
 
 f = Laplace(mu)

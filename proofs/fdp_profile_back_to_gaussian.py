@@ -9,7 +9,7 @@ import sympy as sp
 
 from symdp import Phi
 from symdp.proof import Derivation, chain
-from symdp.symbols import alpha, eps, mu
+from symdp.core.symbols import alpha, eps, mu
 from symdp.tradeoff import Gaussian, from_privacy_profile
 
 profile = Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2)

@@ -8,7 +8,7 @@ import sympy as sp
 
 from symdp import Phi
 from symdp.proof import Derivation, Step
-from symdp.symbols import alpha, delta, eps, mu
+from symdp.core.symbols import alpha, delta, eps, mu
 from symdp.tradeoff import EpsDelta, Gaussian, Inverse, Laplace
 
 hyp = {alpha: sp.Interval(0, 1), eps: sp.Interval(0, sp.oo), delta: sp.Interval(0, 1),

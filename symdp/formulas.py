@@ -53,7 +53,7 @@ def _load_builtin():
 
 
 def _register_core():
-    from .symbols import alpha, delta, eps, mu
+    from .core.symbols import alpha, delta, eps, mu
     from .tradeoff import EpsDelta, Gaussian, Laplace
 
     register("f_eps_delta", "f_{eps,delta}(alpha), Eq. 5",

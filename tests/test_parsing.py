@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from symdp import parsing
-from symdp.errors import InvalidParameterError, ParseError
+from symdp.core.errors import InvalidParameterError, ParseError
 from symdp.parsing import (MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, parse_assumptions,
                            parse_formula, parse_relation)
-from symdp.special import Phi, PhiInv
+from symdp.core.special import Phi, PhiInv
 
 x, y, n, k, a, b, c, f, p = sp.symbols("x y n k a b c f p")
 eps = sp.Symbol("varepsilon")

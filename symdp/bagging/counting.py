@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 
 def _sizes(n, sign):

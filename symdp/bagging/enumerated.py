@@ -1,6 +1,6 @@
 r"""Quantities of the bagging proofs computed by exact enumeration.
 
-Each class is a :class:`~symdp.proof.enumerable.Enumerated` SymPy expression:
+Each class is a :class:`~symdp.core.enumerable.Enumerated` SymPy expression:
 unevaluated while its arguments are symbolic, and, once every argument is an
 Integer, :meth:`enumerate` lists the outputs of the subsample map on the real
 datasets of :mod:`symdp.bagging.enumeration` and returns an exact Rational.  The
@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..proof.enumerable import Enumerated
+from ..core.errors import InvalidParameterError
+from ..core.enumerable import Enumerated
 from . import enumeration as en
 from .schemes import ORDERINGS, Ordering, Sampling
 

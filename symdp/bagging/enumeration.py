@@ -26,7 +26,7 @@ import types
 from fractions import Fraction
 from functools import lru_cache
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .schemes import Ordering, Sampling
 
 Distribution = types.MappingProxyType  # read-only: output -> Fraction

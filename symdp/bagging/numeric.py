@@ -30,8 +30,8 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError, SymdpError
-from ..validation import nonnegative, positive_integer
+from ..core.errors import InvalidParameterError, SymdpError
+from ..core.validation import nonnegative, positive_integer
 from .schemes import ORDERINGS, Bagging, Ordering, Sampling
 
 #: Largest exact rational (bits of numerator + denominator) returned alongside a decimal.

@@ -13,8 +13,8 @@ import re
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..validation import positive_integer, to_exact
+from ..core.errors import InvalidParameterError
+from ..core.validation import positive_integer, to_exact
 from . import paper as paper_formulas
 from . import profile as pf
 from .numeric import BaggingAnalysis, analyse

@@ -37,8 +37,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..errors import InvalidParameterError
-from ..validation import positive_integer
+from ..core.errors import InvalidParameterError
+from ..core.validation import positive_integer
 
 
 class Sampling(enum.Enum):
@@ -112,7 +112,7 @@ class Bagging:
     >>> Bagging(5, 5, sampling=Sampling.WITHOUT_REPLACEMENT_JOINT)
     Traceback (most recent call last):
     ...
-    symdp.errors.InvalidParameterError: k must be <= n - 1 without replacement (the neighbour D' = D minus one record has n - 1 records and must hold a k-subset); got k=5 with n=5
+    symdp.core.errors.InvalidParameterError: k must be <= n - 1 without replacement (the neighbour D' = D minus one record has n - 1 records and must hold a k-subset); got k=5 with n=5
     """
 
     n: int

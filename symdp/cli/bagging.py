@@ -2,7 +2,7 @@
 
 Liu, Jia, Gong, IJCAI 2021, Thms. 2-3, checked against the exact privacy
 profile of the subsample map (see :mod:`symdp.bagging`).  Invalid parameters
-raise :class:`symdp.errors.InvalidParameterError`; the dispatcher prints it on
+raise :class:`symdp.core.errors.InvalidParameterError`; the dispatcher prints it on
 one line and exits 2.
 """
 

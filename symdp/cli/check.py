@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..proof.report import json_report, text_report
+from ..report.check_output import json_report, text_report
 from ..proof.runner import available_cores, check_all
 
 

@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
 COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 KINDS = ("tradeoff", "subsample", "profile", "bagging")
 

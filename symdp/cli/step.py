@@ -12,10 +12,10 @@ import json
 
 import sympy as sp
 
-from ..errors import ParseError
+from ..core.errors import ParseError
 from ..proof import Derivation, Step, Verdict, check_derivation
 from ..proof.derivation import normalise_relation
-from ..proof.report import derivation_dict
+from ..report.check_output import derivation_dict
 
 
 def add_parser(subparsers):
@@ -81,7 +81,7 @@ def _domains(assumptions, symbols, integers):
 
 def _box_range(text, names, args):
     """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
-    from ..certified.box import Range, parse_range
+    from ..proof.certified.box import Range, parse_range
     from ..parsing import parse_formula
 
     r = parse_range(text, integers=set(args.integer))
@@ -120,8 +120,8 @@ def run(args) -> int:
     if args.certify and args.no_certify:
         raise ValueError("--certify and --no-certify exclude each other")
     if args.certify:
-        from ..certified.box import parse_range
-        from ..certified.balls import UNAVAILABLE
+        from ..proof.certified.box import parse_range
+        from ..numeric.balls import UNAVAILABLE
 
         if UNAVAILABLE:
             raise ValueError(f"--certify: {UNAVAILABLE} (pip install python-flint)")

@@ -29,10 +29,10 @@ import sys
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from ..tradeoff.base import alpha
 from ..tradeoff.families import EpsDelta, Gaussian
-from ..validation import nonnegative, probability, to_exact
+from ..core.validation import nonnegative, probability, to_exact
 
 DEFAULT_AT = ("0", "0.5", "1", "2")
 

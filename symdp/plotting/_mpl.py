@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 
 FORMATS = (".png", ".pdf")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..symbols import eps as _eps
+from ..core.symbols import eps as _eps
 from ..tradeoff.numeric import mp_callable
 from ._mpl import new_figure
 from .tradeoff import tradeoff_label

@@ -2,7 +2,7 @@
 
 from .check import DerivationReport, assert_derivation, check_derivation, check_step
 from .derivation import Derivation, Step, chain
-from .enumerable import Enumerated
+from ..core.enumerable import Enumerated
 from .verdict import Counterexample, StepResult, Verdict
 
 __all__ = ["Derivation", "Step", "chain", "Enumerated", "Verdict", "StepResult",

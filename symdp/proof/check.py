@@ -8,9 +8,9 @@ Each step is checked by the first conclusive stage:
    (also after rewriting :math:`\\Phi` to ``erfc``); for inequalities, the sign
    of the simplified difference, also after reparametrising bounded parameters
    ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
-3. **enumeration** -- when the step holds :class:`~symdp.proof.enumerable.Enumerated`
+3. **enumeration** -- when the step holds :class:`~symdp.core.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
-4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.certified`):
+4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.certified`):
    inequalities over the box of the hypotheses by branch and bound, else both
    sides as balls at the numeric stage's points; CERTIFIED when every point is
    decided (``certify=False`` skips the stage);
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..errors import DerivationError
+from ..core.errors import DerivationError
 from .derivation import Derivation, Step
-from .enumerable import Enumerated, enumerate_atoms
+from ..core.enumerable import Enumerated, enumerate_atoms
 from .sampling import (conditions_on, constraint_closure, is_integer_domain,
                        sample_points, seed_for)
 from .verdict import Counterexample, StepResult, Verdict
@@ -178,7 +178,7 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
         tried.append("symbolic: skipped (enumerated quantities)")
         return None, tried
     diff = L - R
-    from ..special import to_erfc  # local: keeps the proof package free of cycles
+    from ..core.special import to_erfc  # local: keeps the proof package free of cycles
     from ..tradeoff.solve import phi_normal_form
 
     attempts = [
@@ -363,7 +363,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
                                seed=seed_for(derivation.id, index))
     # constants such as 10**-80 need the precision that resolves them next to 1, and their
     # squares (exp(u) - 1 - u ~ u^2/2) twice that
-    from ..certified.points import magnitude_bits
+    from .certified.points import magnitude_bits
 
     need = int(2 * magnitude_bits(lhs, rhs) / 3.32) + 20
     if need > lo_dps:
@@ -522,15 +522,15 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
     ordered = sorted(symbols, key=lambda s: s.name)
     fns = None
     try:
-        from ..certified.balls import UNAVAILABLE
-        from ..certified.evaluate import compile_ball
+        from ..numeric.balls import UNAVAILABLE
+        from ..numeric.ball_compiler import compile_ball
 
         if not UNAVAILABLE:
             fns = (compile_ball(lhs, ordered), compile_ball(rhs, ordered))
     except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
         fns = None
 
-    from ..certified.points import exact_is_cheap
+    from .certified.points import exact_is_cheap
 
     def decide(point):
         try:
@@ -542,8 +542,8 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
         except (ValueError, _Timeout):
             return None
         if fns is not None:
-            from ..certified.points import FAILS, check_point
-            from ..certified.balls import arb
+            from .certified.points import FAILS, check_point
+            from ..numeric.balls import arb
 
             try:
                 with time_limit(2 * POINT_SECONDS):
@@ -574,7 +574,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
-    :class:`symdp.certified.box.Range`) replaces the box taken from the hypotheses.
+    :class:`symdp.proof.certified.box.Range`) replaces the box taken from the hypotheses.
     ``search=False`` skips the counterexample search that otherwise runs before a step is
     reported as evidence at points (:mod:`symdp.proof.cascade.search`).
     """
@@ -632,8 +632,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
-    """The CERTIFIED stage (:mod:`symdp.certified.stage`): ``(result or None, record, note)``."""
-    from ..certified.stage import BOX_LIMIT, certified_stage
+    """The CERTIFIED stage (:mod:`symdp.proof.certified.stage`): ``(result or None, record, note)``."""
+    from .certified.stage import BOX_LIMIT, certified_stage
 
     try:
         return certified_stage(lhs, rhs, step.relation, derivation, step, index, dps=max(dps),

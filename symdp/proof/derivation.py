@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..errors import DerivationError
+from ..core.errors import DerivationError
 from .verdict import Verdict
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
@@ -78,7 +78,7 @@ class Step:
                 raise DerivationError(f"step {side} must be a SymPy expression, not text; "
                                       "parse text with symdp.parsing.parse_formula")
             if not isinstance(value, sp.Basic):
-                from ..validation import to_exact
+                from ..core.validation import to_exact
 
                 object.__setattr__(self, side, to_exact(side, value))
         object.__setattr__(self, "side_conditions", tuple(self.side_conditions))

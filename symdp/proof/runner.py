@@ -19,7 +19,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .check import DEFAULT_DPS, DerivationReport, check_derivation
 from .loader import LoadError, default_proofs_dir, load_file, proof_files
 
@@ -103,7 +103,7 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
 
     ``jobs`` worker processes (default :func:`available_cores`; 1 = in this process).
     ``only``: derivation ids to check (every file is still loaded, to find them); an id
-    found in no file raises :class:`~symdp.errors.InvalidParameterError`.  ``progress(done, total, name)`` is called as
+    found in no file raises :class:`~symdp.core.errors.InvalidParameterError`.  ``progress(done, total, name)`` is called as
     each file finishes.  A derivation id defined twice is reported as a load error of the
     later file, as :func:`~symdp.proof.loader.load_derivations` does.
     """

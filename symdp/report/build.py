@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 from ..proof.check import DEFAULT_DPS
 from ..proof.loader import load_derivations
 from ..proof.runner import check_all

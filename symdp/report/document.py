@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..errors import DerivationError
+from ..core.errors import DerivationError
 from ..proof.verdict import Verdict
 from .latex import PREAMBLE_MACROS, identifier, step_display_latex, text
 from .views import DerivationView, ReportView, view_of_derivation, view_of_report
@@ -103,7 +103,7 @@ def derivation_section(derivation, results=None, source: str = "") -> str:
     ``derivation`` is a :class:`~symdp.proof.derivation.Derivation`, a
     :class:`~symdp.report.views.DerivationView` or a
     :class:`~symdp.report.views.ReportView` (which carries its results and source).  A
-    formula that SymPy cannot print raises :class:`~symdp.errors.DerivationError` naming
+    formula that SymPy cannot print raises :class:`~symdp.core.errors.DerivationError` naming
     the derivation (never a half-written section)."""
     if isinstance(derivation, ReportView):
         return _derivation_section(derivation)

@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 from ..proof.derivation import LATEX_RELATION
-from ..proof.report import SCHEMA
+from .check_output import SCHEMA
 from ..proof.verdict import Counterexample, StepResult, Verdict
 from .views import DerivationView, ReportView, StepView
 

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import SymdpError
+from ..core.errors import SymdpError
 
 __all__ = ["PdfLatexNotFoundError", "LatexCompileError", "compile_pdf", "first_latex_error",
            "pdflatex_path", "require_pdflatex"]

@@ -44,7 +44,7 @@ import sympy as sp
 
 from ..tradeoff.base import alpha
 from ..tradeoff.families import EpsDelta
-from ..validation import nonnegative, probability
+from ..core.validation import nonnegative, probability
 from .operator import Subsampled
 
 __all__ = ["lemma_4_4", "lemma_4_4_tradeoff", "cor_4_3_line", "cor_4_3_line_printed",

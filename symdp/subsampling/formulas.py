@@ -20,7 +20,7 @@ _MU = sp.Symbol("mu", positive=True)
 
 @lru_cache(maxsize=None)
 def _eps_delta():
-    from ..symbols import delta, eps
+    from ..core.symbols import delta, eps
     from ..tradeoff import EpsDelta
     from .operator import subsample
 
@@ -37,7 +37,7 @@ def _gaussian():
 
 
 def _piece(i):
-    from ..symbols import alpha
+    from ..core.symbols import alpha
 
     C, pieces = _eps_delta()
     return sp.Eq(C(alpha), pieces[i].at(alpha), evaluate=False)
@@ -49,7 +49,7 @@ def _eq(lhs, rhs):
 
 def register_formulas(register) -> None:
     """Register this package's closed forms with ``register(name, description, build)``."""
-    from ..symbols import alpha, delta, eps
+    from ..core.symbols import alpha, delta, eps
     from . import eps_delta as ed
 
     C_at = lambda: _eps_delta()[0](alpha)  # noqa: E731 - C_p(f_{eps,delta})(alpha)

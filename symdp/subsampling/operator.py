@@ -52,14 +52,14 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..errors import NotATradeOffFunctionError
+from ..core.errors import NotATradeOffFunctionError
 from ..tradeoff.base import (InverseAt, Piece, TradeOff, alpha, decide_nonnegative, piece,
                              privacy_profile as _profile_from_pieces, varepsilon)
 from ..tradeoff.base import conjugate as _conjugate_from_pieces
 from ..tradeoff.families import Identity
 from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
 from ..tradeoff.solve import phi_normal_form, solve_for
-from ..validation import probability
+from ..core.validation import probability
 
 _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
@@ -199,7 +199,7 @@ _PIECES_CACHE_SIZE = 256
 class Subsampled(TradeOff):
     r""":math:`C_p(f) = \min\{f_p, f_p^{-1}\}^{**}` (Dong, Roth, Su 2022, Def. 4.1 and Eq. 14).
 
-    ``Subsampled(f, p)`` validates p in [0, 1] (:class:`~symdp.errors.InvalidParameterError`
+    ``Subsampled(f, p)`` validates p in [0, 1] (:class:`~symdp.core.errors.InvalidParameterError`
     naming ``p``) and f as a trade-off function.  ``p = 0`` returns Id; ``p = 1`` returns
     f when f is symmetric (:math:`\min\{f, f^{-1}\}^{**} = f`), exactly.
 

@@ -28,8 +28,8 @@ from collections import Counter
 
 import sympy as sp
 
-from ..proof.enumerable import Enumerated
-from ..validation import probability
+from ..core.enumerable import Enumerated
+from ..core.validation import probability
 
 __all__ = ["blatant_pair", "finite_tradeoff", "SampleReleaseTradeOff"]
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..special import Phi, PhiInv
+from ..core.errors import InvalidParameterError
+from ..core.special import Phi, PhiInv
 from .numeric import decreasing_inverse, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
 
@@ -260,7 +260,7 @@ class InverseAt(sp.Expr):
 
 
 def _check_alpha(x):
-    from ..validation import to_exact
+    from ..core.validation import to_exact
 
     x = to_exact("alpha", x) if not isinstance(x, sp.Basic) else x
     if x.is_number:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..errors import InvalidParameterError, NotATradeOffFunctionError
+from ..core.errors import InvalidParameterError, NotATradeOffFunctionError
 from .base import Piece, TradeOff, alpha
 
 
@@ -69,7 +69,7 @@ class UserTradeOff(TradeOff):
     """``TradeOff(expr, variable=alpha, domains=None, strict=False)``; see the module doc."""
 
     def __new__(cls, expr, variable=alpha, domains=None, strict=False, _validated=None):
-        from ..validation import to_exact
+        from ..core.validation import to_exact
 
         if isinstance(expr, str):
             raise InvalidParameterError("f must be a SymPy expression; parse text with "

@@ -21,7 +21,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
+from ..core.errors import InvalidParameterError
 from .base import TradeOff, _simplify, alpha, varepsilon
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for

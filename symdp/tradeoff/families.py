@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..special import Phi, PhiInv
-from ..validation import nonnegative, probability
+from ..core.special import Phi, PhiInv
+from ..core.validation import nonnegative, probability
 from .base import Piece, TradeOff, alpha, piece
 
 _t = sp.Dummy("t", real=True)

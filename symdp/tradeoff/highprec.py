@@ -2,7 +2,7 @@ r"""Many high-precision values of a trade-off function, by ball arithmetic.
 
 :func:`evaluate_many` computes :math:`f(\alpha_i)` at many points to ``dps`` significant
 digits.  The closed form of f is compiled once to a function of Arb balls
-(:func:`symdp.certified.evaluate.compile_ball`: :math:`\Phi`, :math:`\Phi^{-1}`, exp, log,
+(:func:`symdp.numeric.ball_compiler.compile_ball`: :math:`\Phi`, :math:`\Phi^{-1}`, exp, log,
 Piecewise, implicit inverses by certified root isolation), and each point is evaluated at
 ``dps`` digits plus guard bits.  The ball's radius bounds the error of its midpoint, so
 every returned value is *known* to be accurate to ``dps`` digits: when a ball is too wide
@@ -23,8 +23,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..symbols import alpha
+from ..core.errors import InvalidParameterError
+from ..core.symbols import alpha
 
 __all__ = ["evaluate_many"]
 
@@ -54,7 +54,7 @@ def _exact(value, index: int) -> sp.Rational:
         man, exp = value.man_exp
         v = sp.Integer(man) * sp.Integer(2) ** exp
     elif isinstance(value, str):
-        from ..validation import to_exact
+        from ..core.validation import to_exact
 
         v = to_exact(f"alpha[{index}]", value)
     else:
@@ -78,8 +78,8 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
     >>> [mpmath.nstr(v, 20) for v in evaluate_many(Gaussian(1), ["0.1", "0.5"], dps=30)]
     ['0.61085630835463903096', '0.15865525393145705141']
     """
-    from ..certified.balls import UNAVAILABLE, arb, digits_to_bits, point_ball, working_bits
-    from ..certified.evaluate import UnsupportedExpression, compile_ball
+    from ..numeric.balls import UNAVAILABLE, arb, digits_to_bits, point_ball, working_bits
+    from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 
     if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
         raise InvalidParameterError(f"dps must be an integer >= 1; got dps={dps!r}")

@@ -7,8 +7,8 @@ import functools
 import mpmath
 import sympy as sp
 
-from ..errors import RootFindingError
-from ..special import mp_phi, mp_phi_inv
+from ..core.errors import RootFindingError
+from ..core.special import mp_phi, mp_phi_inv
 
 
 def _mp_max(*args):

@@ -12,7 +12,7 @@ import functools
 import mpmath
 import sympy as sp
 
-from ..validation import probability
+from ..core.validation import probability
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
@@ -267,7 +267,7 @@ def compare(f: TradeOff, g: TradeOff, relation: str = ">=", hypotheses: dict | N
     Symbolic parameters need domains in ``hypotheses`` (a dict Symbol -> SymPy set).
     Returns the :class:`~symdp.proof.StepResult` (verdict, detail, counterexample).
     """
-    from ..errors import InvalidParameterError
+    from ..core.errors import InvalidParameterError
     from ..proof import Derivation, Step, check_derivation
 
     hyp = {alpha: sp.Interval(0, 1)}

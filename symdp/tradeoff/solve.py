@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..special import Phi, PhiInv
+from ..core.special import Phi, PhiInv
 
 
 def phi_normal_form(expr: sp.Basic) -> sp.Basic:

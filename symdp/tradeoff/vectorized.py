@@ -39,8 +39,8 @@ import statistics
 import numpy as np
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from ..special import Phi, PhiInv
+from ..core.errors import InvalidParameterError
+from ..core.special import Phi, PhiInv
 
 __all__ = ["eps_delta", "subsampled_eps_delta", "gaussian", "normal_cdf", "normal_quantile",
            "decreasing_inverse", "vectorize"]
@@ -67,7 +67,8 @@ def normal_cdf(z):
     special = _scipy_special()
     if special is not None:
         return special.ndtr(z)
-    return (_erfc_elementwise(-z / math.sqrt(2)) / 2).astype(float)
+    # frompyfunc gives a Python float for a 0-d input: asarray, not .astype
+    return np.asarray(_erfc_elementwise(-z / math.sqrt(2)), dtype=float) / 2
 
 
 def normal_quantile(a):
@@ -80,7 +81,7 @@ def normal_quantile(a):
     inside = (a > 0) & (a < 1)
     out[a <= 0] = -np.inf
     out[a >= 1] = np.inf
-    out[inside] = _inv_cdf_elementwise(a[inside]).astype(float)
+    out[inside] = np.asarray(_inv_cdf_elementwise(a[inside]), dtype=float)
     return out
 
 
@@ -228,7 +229,7 @@ def vectorize(f):
     compiled with ``lambdify`` to numpy and evaluated on its points only.  A piece that is
     an implicit inverse :math:`h^{-1}(a)` is evaluated by :func:`decreasing_inverse` on the
     vectorised h.  Raises ``NotImplementedError`` for an object without pieces (a convex
-    envelope from its definition) and :class:`~symdp.errors.InvalidParameterError` when
+    envelope from its definition) and :class:`~symdp.core.errors.InvalidParameterError` when
     a parameter is symbolic.
 
     >>> from symdp import EpsDelta

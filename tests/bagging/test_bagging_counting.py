@@ -8,7 +8,7 @@ import sympy as sp
 
 from symdp.bagging.counting import (gamma_count, gamma_output_probability, gamma_probability,
                                     lambda_count, lambda_output_probability, lambda_probability)
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 CASES_WR = [(n, k) for n in range(2, 7) for k in range(1, 5)]
 CASES_WO = [(n, k) for n in range(2, 8) for k in range(1, 6) if k <= n - 1]

@@ -8,9 +8,9 @@ from symdp.bagging.enumerated import (GammaCount, GammaProbability, HockeyStickI
                                       HockeyStickJoint, HockeyStickWithReplacement, LambdaCount,
                                       LambdaProbability, LikelihoodRatioWithReplacement,
                                       TotalVariationJoint, TradeOffWithReplacement)
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 from symdp.proof.derivation import Derivation, Step
-from symdp.proof.enumerable import Enumerated, enumerate_atoms
+from symdp.core.enumerable import Enumerated, enumerate_atoms
 from symdp.proof.verdict import Verdict
 
 n, k = sp.symbols("n k", integer=True, positive=True)

@@ -7,7 +7,7 @@ import pytest
 
 from symdp.bagging import ORDERINGS, Sampling
 from symdp.bagging import enumeration as en
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 WR, JOINT, INDEP = Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_JOINT, \
     Sampling.WITHOUT_REPLACEMENT_INDEPENDENT

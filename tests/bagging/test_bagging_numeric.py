@@ -10,7 +10,7 @@ import sympy as sp
 from symdp.bagging import ORDERINGS, Bagging, Sampling
 from symdp.bagging import profile as pf
 from symdp.bagging.numeric import analyse
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 WR, JOINT, INDEP = Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_JOINT, \
     Sampling.WITHOUT_REPLACEMENT_INDEPENDENT

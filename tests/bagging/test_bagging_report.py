@@ -12,7 +12,7 @@ import pytest
 
 from symdp.bagging.report import configuration, report
 from symdp.cli import bagging as cli
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 BIG = "1000000000000000000"
 

@@ -5,7 +5,7 @@ import pytest
 from symdp.bagging import (ADD_D_FIRST, ADD_DPRIME_FIRST, ORDERINGS, REMOVE_D_FIRST,
                            REMOVE_DPRIME_FIRST, Bagging, Ordering, Sampling)
 from symdp.bagging.schemes import sampling_from_flags
-from symdp.errors import InvalidParameterError
+from symdp.core.errors import InvalidParameterError
 
 JOINT = Sampling.WITHOUT_REPLACEMENT_JOINT
 INDEP = Sampling.WITHOUT_REPLACEMENT_INDEPENDENT

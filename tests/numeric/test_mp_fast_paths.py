@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from symdp import Gaussian
-from symdp.special import PhiInv, mp_phi, mp_phi_inv
+from symdp.core.special import PhiInv, mp_phi, mp_phi_inv
 from symdp.subsampling import subsample
 from symdp.tradeoff import alpha
 from symdp.tradeoff.numeric import mp_callable

@@ -137,3 +137,19 @@ def test_normal_law_on_arrays_against_mpmath(route, monkeypatch):
     assert np.all(np.abs(V.normal_cdf(z) - cdf) <= 4 * 2.0 ** -52 * (1 + z ** 2) * cdf)
     assert np.all(np.abs(V.normal_quantile(a) - quantile) <= 1e-14 * np.maximum(1, np.abs(quantile)))
     assert V.normal_quantile(np.array([0.0, 1.0])).tolist() == [-np.inf, np.inf]
+
+
+@pytest.mark.parametrize("route", ["scipy", "standard library"])
+def test_normal_law_takes_scalars_and_zero_dimensional_arrays(route, monkeypatch):
+    # a 0-d input made np.frompyfunc return a Python float (no .astype): issue #14
+    if route == "standard library":
+        monkeypatch.setattr(V, "_scipy_special", lambda: None)
+    elif V._scipy_special() is None:
+        pytest.skip("SciPy is not installed; the standard-library route is tested")
+    with mpmath.workdps(30):
+        expected_cdf = float(mpmath.ncdf(mpmath.mpf("0.5")))
+        expected_quantile = float(mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf("0.3") - 1))
+    for z in (0.5, np.float64(0.5), np.array(0.5)):
+        assert abs(float(V.normal_cdf(z)) - expected_cdf) <= 4 * 2.0 ** -52
+    for a in (0.3, np.array(0.3)):
+        assert abs(float(V.normal_quantile(a)) - expected_quantile) <= 1e-15

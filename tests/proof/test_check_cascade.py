@@ -120,7 +120,7 @@ def test_off_by_one_in_a_real_count_is_refuted_by_enumeration():
 def test_a_step_can_skip_stages_and_says_so():
     import pytest as _pytest
 
-    from symdp.errors import DerivationError
+    from symdp.core.errors import DerivationError
     from symdp.proof import Derivation, Step
     from symdp.proof.check import check_step
 

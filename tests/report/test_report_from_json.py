@@ -19,7 +19,7 @@ import pytest
 from symdp.cli.main import main
 from symdp.proof.check import check_derivation
 from symdp.proof.loader import load_derivations
-from symdp.proof.report import json_report
+from symdp.report.check_output import json_report
 
 needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
                                     reason="pdflatex is not on PATH (install TeX Live: "

@@ -92,7 +92,7 @@ def test_a_mismatch_is_shown_not_hidden():
 def test_a_formula_that_cannot_be_printed_names_its_derivation():
     import pytest
 
-    from symdp.errors import DerivationError
+    from symdp.core.errors import DerivationError
 
     class Unprintable(sp.Symbol):
         def _latex(self, printer, exp=None):

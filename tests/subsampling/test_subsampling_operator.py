@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 from symdp import Phi, subsample
-from symdp.errors import InvalidParameterError, NotATradeOffFunctionError
+from symdp.core.errors import InvalidParameterError, NotATradeOffFunctionError
 from symdp.subsampling import Subsampled, inverse_conjugate
 from symdp.tradeoff import EpsDelta, Gaussian, Identity, Laplace, PointwiseMin, Zero
 from symdp.tradeoff.base import conjugate as conjugate_from_pieces

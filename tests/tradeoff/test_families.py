@@ -200,7 +200,7 @@ def test_is_symmetric_decides_with_the_engine():
 
 def test_failed_root_find_raises_with_residual():
     import mpmath as mp
-    from symdp.errors import RootFindingError
+    from symdp.core.errors import RootFindingError
     from symdp.tradeoff.numeric import decreasing_inverse
 
     with mp.workdps(30):

@@ -17,7 +17,7 @@ for ``=``.  Candidates, all exact rationals admissible for the domains and const
    its nearest integers for integer parameters.
 
 The least-margin candidates are then *decided*: exactly when both sides are rationals
-there, else with balls at rising precision (:func:`symdp.certified.points.check_point`),
+there, else with balls at rising precision (:func:`symdp.proof.certified.points.check_point`),
 else by the numeric stage at two precisions.  A strict inequality that is an equality at
 a rational point is REFUTED there.  Nothing here can make a step hold: a search that
 finds nothing leaves the verdict as it was and says what was searched.
@@ -174,8 +174,8 @@ class _Margin:
             self.expr = lhs - rhs
         self.fn = None
         try:
-            from ...certified.balls import UNAVAILABLE
-            from ...certified.evaluate import compile_ball
+            from ...numeric.balls import UNAVAILABLE
+            from ...numeric.ball_compiler import compile_ball
 
             if not UNAVAILABLE:
                 self.fn = compile_ball(self.expr, symbols)
@@ -190,7 +190,7 @@ class _Margin:
         """The margin (a float; for ``=`` minus the absolute difference) or None."""
         try:
             if self.fn is not None:
-                from ...certified.balls import point_ball, working_bits
+                from ...numeric.balls import point_ball, working_bits
 
                 with working_bits(96):
                     env = {s: point_ball(v) for s, v in point.items()}
@@ -214,7 +214,7 @@ def _admissible_fn(conditions, symbols):
     """Exact admissibility of a point for the conditions (balls first, SymPy for ties)."""
     compiled = []
     try:
-        from ...certified.evaluate import BallCondition
+        from ...numeric.ball_compiler import BallCondition
 
         compiled = [BallCondition(c, symbols) for c in conditions]
     except Exception:  # noqa: BLE001
@@ -222,7 +222,7 @@ def _admissible_fn(conditions, symbols):
 
     def ok(point) -> bool:
         if compiled is not None:
-            from ...certified.balls import point_ball, working_bits
+            from ...numeric.balls import point_ball, working_bits
 
             with working_bits(128):
                 env = {s: point_ball(v) for s, v in point.items()}

@@ -11,7 +11,7 @@ pytest.importorskip("flint")
 
 from symdp import Phi  # noqa: E402
 from symdp.proof import Derivation, Step, Verdict, check_derivation  # noqa: E402
-from symdp.certified.reduce import reduce_relation  # noqa: E402
+from symdp.proof.certified.reduce import reduce_relation  # noqa: E402
 
 p, e, x, delta = sp.symbols("p varepsilon x delta", real=True)
 n, k = sp.symbols("n k", integer=True)
@@ -79,7 +79,7 @@ def test_constraint_slack_decides_the_without_replacement_ratio():
 
 
 def test_json_report_carries_the_certified_record():
-    from symdp.proof.report import derivation_dict
+    from symdp.report.check_output import derivation_dict
 
     d = Derivation("t", "test", "test", {p: sp.Interval(0, 1), e: sp.Interval(0, 10)},
                    (Step(sp.log(1 - p + p * sp.exp(e)), "<=", e, "test"),))

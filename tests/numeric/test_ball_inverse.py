@@ -14,9 +14,9 @@ import sympy as sp  # noqa: E402
 from flint import arb  # noqa: E402
 
 from symdp import EpsDelta, Gaussian  # noqa: E402
-from symdp.certified.balls import working_bits  # noqa: E402
-from symdp.certified.evaluate import evaluate_ball  # noqa: E402
-from symdp.certified.inverse import isolate_decreasing_root  # noqa: E402
+from symdp.numeric.balls import working_bits  # noqa: E402
+from symdp.numeric.ball_compiler import evaluate_ball  # noqa: E402
+from symdp.numeric.ball_inverse import isolate_decreasing_root  # noqa: E402
 from symdp.tradeoff.base import InverseAt  # noqa: E402
 
 R = sp.Rational

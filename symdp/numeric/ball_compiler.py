@@ -10,7 +10,7 @@ arithmetic; Johansson, Arb, IEEE Trans. Computers 66(8), 2017).  Supported:
   :math:`x^y = e^{y\log x}` otherwise, by its monotonicity in each argument);
 * ``exp``, ``log``, ``log1p``, ``expm1`` (``sympy.codegen.cfunctions``), ``sqrt``,
   ``erf``, ``erfc``, ``erfinv``, ``erfcinv``, and :math:`\Phi`, :math:`\Phi^{-1}`
-  of :mod:`symdp.special`:
+  of :mod:`symdp.core.special`:
 
   .. math::
       \Phi(z) = \tfrac12\operatorname{erfc}(-z/\sqrt2),\qquad
@@ -23,7 +23,7 @@ arithmetic; Johansson, Arb, IEEE Trans. Computers 66(8), 2017).  Supported:
   straddling a condition takes the union of the branches it may reach;
 * :class:`~symdp.tradeoff.base.TradeOffAt` and ``ConjugateAt`` (through their
   closed forms, ``doit()``) and :class:`~symdp.tradeoff.base.InverseAt`
-  (certified root isolation, :mod:`symdp.certified.inverse`).
+  (certified root isolation, :mod:`symdp.numeric.ball_inverse`).
 
 Anything else raises :class:`UnsupportedExpression` naming the node -- never a
 silent float fallback.  A ball that is not finite (a pole, a domain edge such
@@ -39,8 +39,8 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1 as sp_expm1
 from sympy.codegen.cfunctions import log1p as sp_log1p
 
-from ..errors import SymdpError
-from ..special import Phi, PhiInv
+from ..core.errors import SymdpError
+from ..core.special import Phi, PhiInv
 from .balls import arb, from_float, from_rational, hull
 
 BallFn = Callable[[dict], "arb"]
@@ -267,7 +267,7 @@ class _Compiler:
         if isinstance(e, (TradeOffAt, ConjugateAt)):
             return self(e.doit())
         if isinstance(e, InverseAt):
-            from .inverse import compile_inverse
+            from .ball_inverse import compile_inverse
 
             return compile_inverse(e, self)
         if isinstance(e, sp.Piecewise):

@@ -39,7 +39,7 @@ same document as ``symdp report`` without checking again.  ``dps``, ``chained``,
 added to version 1 without changing any earlier field (readers of the first layout are
 unaffected; ``symdp report --from-json`` needs them and says so when they are missing).
 
-CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.certified`; null when
+CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.proof.certified`; null when
 the stage did not run)::
 
     {"skipped": str,                       # present when the stage did not run: why
@@ -73,7 +73,7 @@ from collections import Counter
 
 import sympy as sp
 
-from .verdict import Verdict
+from ..proof.verdict import Verdict
 
 SCHEMA = "symdp-check/1"
 
@@ -97,7 +97,7 @@ def _step_dict(i, step, result, view) -> dict:
 
 
 def derivation_dict(report) -> dict:
-    from ..report.views import view_of_derivation  # the LaTeX exactly as the report prints it
+    from .views import view_of_derivation  # the LaTeX exactly as the report prints it
 
     d = report.derivation
     view = view_of_derivation(d)

@@ -4,7 +4,7 @@ r"""Parse formulas typed by users into SymPy expressions, without running them.
 module reads them with its own tokenizer and recursive-descent parser and
 builds SymPy objects directly: no ``eval``/``exec``, no ``sympify``, no
 ``parse_expr``, no ``S()`` on the text.  Anything outside the grammar below is a
-:class:`~symdp.errors.ParseError` whose one-line message names the column and
+:class:`~symdp.core.errors.ParseError` whose one-line message names the column and
 the problem, e.g. ``cannot parse formula at column 7: unexpected ')'``.
 
 Grammar
@@ -109,7 +109,7 @@ exp(varepsilon)*binomial(n, k)
 >>> parse_formula("__import__('os')")
 Traceback (most recent call last):
 ...
-symdp.errors.ParseError: cannot parse formula at column 1: identifiers may not start with '_'
+symdp.core.errors.ParseError: cannot parse formula at column 1: identifiers may not start with '_'
 """
 
 from __future__ import annotations
@@ -125,8 +125,8 @@ from typing import NamedTuple
 import mpmath
 import sympy as sp
 
-from .errors import InvalidParameterError, ParseError
-from .special import Phi, PhiInv
+from ..core.errors import InvalidParameterError, ParseError
+from ..core.special import Phi, PhiInv
 
 __all__ = ["parse_formula", "parse_relation", "parse_assumptions", "MAX_LENGTH", "MAX_DEPTH",
            "MAX_DIGITS", "MAX_ROOT_DIGITS", "MAX_COMPARISONS", "MAX_SECONDS"]
@@ -1242,7 +1242,7 @@ def parse_formula(text: str, *, latex: bool = False, symbols: dict | None = None
     >>> parse_formula("1/(2*n")
     Traceback (most recent call last):
     ...
-    symdp.errors.ParseError: cannot parse formula at column 7: missing ')' to close '(' at column 3
+    symdp.core.errors.ParseError: cannot parse formula at column 7: missing ')' to close '(' at column 3
     """
     return _parse(text, "formula", latex, symbols, _Parser.formula)
 

@@ -24,7 +24,7 @@ from .balls import arb, hull
 
 def compile_inverse(e, compiler):
     """Ball function of ``InverseAt(f, a)`` for the evaluator's ``compiler``."""
-    from .evaluate import MEMO, UnsupportedExpression, _Compiler
+    from .ball_compiler import MEMO, UnsupportedExpression, _Compiler
 
     f, a_expr = e.args
     t = sp.Dummy("t", real=True)

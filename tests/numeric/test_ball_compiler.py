@@ -8,10 +8,10 @@ from sympy.codegen.cfunctions import expm1, log1p
 pytest.importorskip("flint")
 
 from symdp import Gaussian, Phi, PhiInv  # noqa: E402
-from symdp.certified.balls import arb, fmpq, hull, interval, working_bits  # noqa: E402
-from symdp.certified.evaluate import (UnsupportedExpression, compile_ball,  # noqa: E402
+from symdp.numeric.balls import arb, fmpq, hull, interval, working_bits  # noqa: E402
+from symdp.numeric.ball_compiler import (UnsupportedExpression, compile_ball,  # noqa: E402
                                       evaluate_ball)
-from symdp.special import mp_phi, mp_phi_inv  # noqa: E402
+from symdp.core.special import mp_phi, mp_phi_inv  # noqa: E402
 from symdp.tradeoff.base import InverseAt  # noqa: E402
 
 x = sp.Symbol("x", real=True)

@@ -84,7 +84,7 @@ def parameter(name: str, value, lower=None, upper=None, *, lower_open=False,
     >>> parameter("delta", 1.5, 0, 1)
     Traceback (most recent call last):
     ...
-    symdp.errors.InvalidParameterError: delta must be in [0, 1]; got delta=1.5
+    symdp.core.errors.InvalidParameterError: delta must be in [0, 1]; got delta=1.5
     """
     expr = to_exact(name, value)
     constraint = _describe(lower, upper, lower_open, upper_open)

@@ -33,7 +33,7 @@ in the result: :math:`x = a + t/(1-t)` for :math:`[a, \infty)` and
 :math:`x = b - t/(1-t)` for :math:`(-\infty, b]`, :math:`t \in [0, 1)` (the
 expression is simplified after the substitution, so that a limit at t = 1 can
 be seen by a ball).  A parameter infinite at both ends has no transformation:
-:class:`~symdp.errors.InvalidParameterError`.
+:class:`~symdp.core.errors.InvalidParameterError`.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..errors import InvalidParameterError
-from .balls import arb, fmpq, hull, working_bits
-from .evaluate import BallCondition, UnsupportedExpression, compile_ball
+from ...core.errors import InvalidParameterError
+from ...numeric.balls import arb, fmpq, hull, working_bits
+from ...numeric.ball_compiler import BallCondition, UnsupportedExpression, compile_ball
 
 DEFAULT_MAX_BOXES = 3000
 DEFAULT_BITS = 96
@@ -339,14 +339,14 @@ class _Problem:
 
 
 def _has_implicit(expr) -> bool:
-    from ..tradeoff.base import InverseAt
+    from ...tradeoff.base import InverseAt
 
     return bool(expr.atoms(InverseAt))
 
 
 def _simplify_after(expr):
     """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
-    from ..proof.check import _Timeout, time_limit
+    from ..check import _Timeout, time_limit
 
     try:
         with time_limit(2.0):
@@ -410,7 +410,7 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
     """Branch and bound for ``lhs relation rhs`` over ``box`` (a sequence of :class:`Range`).
 
     Raises :class:`UnsupportedExpression` when a side cannot be evaluated with
-    balls, :class:`~symdp.errors.InvalidParameterError` for a bad box, and
+    balls, :class:`~symdp.core.errors.InvalidParameterError` for a bad box, and
     ``ValueError`` for an equality (a box cannot certify one: the ball of
     ``lhs - rhs`` over a sub-box of positive width never shrinks to 0).
     """
@@ -626,7 +626,7 @@ def _certified_part(coords, result: BoxResult) -> str:
 def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, max_boxes, bits,
                start):
     """A one-parameter Piecewise/Max/Min margin searched piece by piece between its exact
-    breakpoints (:mod:`symdp.certified.pieces`); None when that does not apply or does not
+    breakpoints (:mod:`symdp.proof.certified.pieces`); None when that does not apply or does not
     certify (the ordinary search then runs and names what resists)."""
     from .pieces import breakpoints, sign_at, specialise
 
@@ -679,7 +679,7 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
 
 def _with_tail(lhs, rhs, relation, margin, box, r, constraints, domains, max_boxes, bits, start):
     """``(result or None, note)``: boxes for the integer ``r.symbol`` in ``lo..N0`` and a
-    symbolic argument (:mod:`symdp.certified.tail`) for ``>= N0``.  A counterexample in the
+    symbolic argument (:mod:`symdp.proof.certified.tail`) for ``>= N0``.  A counterexample in the
     finite part is returned as it is; a certified finite part without a tail argument gives
     None and a note (the caller goes on with the relaxed search)."""
     from .tail import split_point, tail_argument
@@ -732,7 +732,7 @@ def _second_derivative(cache: dict, firsts, variables, i):
 def _factored(expr):
     """``expr`` factored when that is quick (a product of signed factors has a tighter ball
     than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
-    from ..proof.check import _Timeout, time_limit
+    from ..check import _Timeout, time_limit
 
     try:
         with time_limit(1.0):

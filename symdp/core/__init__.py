@@ -1,0 +1,2 @@
+"""The bottom layer, importing nothing else of symdp: errors, the shared symbols,
+parameter validation, the special functions Phi and PhiInv, and the Enumerated node."""
