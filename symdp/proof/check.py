@@ -227,6 +227,20 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
                               "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
                               "symbolic"), tried
         tried.append("reparametrised sign analysis: undecided")
+    if relation != "=" and len(lhs.free_symbols | rhs.free_symbols) <= 3:
+        from .cascade.monotone import prove_by_monotonicity
+
+        margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+        try:
+            why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
+                                        deadline=time.perf_counter() + 2 * seconds)
+        except Exception as exc:  # noqa: BLE001 - undecided, not wrong
+            why = ""
+            tried.append(f"monotonicity: {type(exc).__name__}")
+        if why:
+            return StepResult(Verdict.PROVED, f"derivative-sign monotonicity: {why}",
+                              "symbolic"), tried
+        tried.append("monotonicity: undecided")
     return None, tried
 
 

@@ -88,6 +88,17 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         detail = f"fails at {where}: lhs = {failure.lhs}, rhs = {failure.rhs} ({how})"
         return StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
                           points=len(outcome.checks), extra={"certified": record}), record, ""
+    if outcome.certified and not symbols and len(outcome.checks) == 1 and \
+            outcome.checks[0].how in ("balls", "exact") and \
+            (relation != "=" or outcome.checks[0].how == "exact"):
+        # no parameters: the one point is the whole domain, and the balls (or the exact
+        # values) decide the closed statement -- an equality only when exact, never to a radius
+        c = outcome.checks[0]
+        how = "exactly" if c.how == "exact" else f"by ball arithmetic at {c.bits} bits"
+        return StepResult(Verdict.CERTIFIED, f"no parameters: the closed statement is decided "
+                          f"{how} (lhs = {c.lhs}, rhs = {c.rhs})", "certified", points=1,
+                          worst_margin=record["points"].get("smallest_margin"),
+                          extra={"certified": record}), record, ""
     if outcome.certified:
         from .points import describe
 
