@@ -1,25 +1,33 @@
-"""The check cascade: structural, symbolic, exact enumeration, high-precision numerics.
+"""The check cascade: structural, symbolic, exact enumeration, ball arithmetic, numerics,
+and a counterexample search before anything is reported as evidence at points.
 
 Each step is checked by the first conclusive stage:
 
 1. **structural** -- ``lhs == rhs`` as SymPy trees;
 2. **symbolic** -- after ``doit()`` (closed forms of symdp objects), under the
-   hypotheses turned into SymPy assumptions: ``simplify(lhs - rhs) == 0``
-   (also after rewriting :math:`\\Phi` to ``erfc``); for inequalities, the sign
-   of the simplified difference, also after reparametrising bounded parameters
-   ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
+   hypotheses turned into SymPy assumptions (:mod:`symdp.proof.assumptions`: only what
+   each domain implies -- a closed end at 0 gives ``nonnegative``, never ``positive``):
+   ``simplify(lhs - rhs) == 0`` (also after rewriting :math:`\\Phi` to ``erfc``); for
+   inequalities, the sign of the simplified difference, also after reparametrising
+   bounded parameters ``x = a + (b - a)/(1 + t)``, ``t >= 0``, and derivative-sign
+   monotonicity one parameter at a time (:mod:`symdp.proof.cascade.monotone`);
 3. **enumeration** -- when the step holds :class:`~symdp.core.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
 4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.certified`):
-   inequalities over the box of the hypotheses by branch and bound, else both
-   sides as balls at the numeric stage's points; CERTIFIED when every point is
-   decided (``certify=False`` skips the stage);
-5. **numeric** -- both sides at two precisions (default 30 and 60 digits) at
-   seeded points from the hypotheses.  A pass needs agreement within
-   ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
+   inequalities over the box of the hypotheses by branch and bound (CERTIFIED only when
+   the boxes cover the whole stated domain), else both sides as balls at the numeric
+   stage's points (CHECKED_AT_POINTS: evidence; an equality only after the precision is
+   raised as far as the magnitudes call for); ``certify=False`` skips the stage;
+5. **numeric** -- both sides at two precisions (default 30 and 60 digits, more when the
+   step's constants are tiny) at seeded points from the hypotheses.  A pass needs
+   agreement within ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
    precisions.  A failure at the higher precision is confirmed at twice that
-   precision, and re-checked exactly when both sides are rational at the
-   point, before it is reported as REFUTED.
+   precision, and re-checked exactly when both sides are rational at the point, before
+   it is reported as REFUTED;
+6. **counterexample search** -- before a step is reported as evidence at points (or left
+   UNDECIDED), its worst point is looked for (:mod:`symdp.proof.cascade.search`: ends,
+   simple rationals, tight constraints, far integers, local minima and the simple
+   rationals near them), and a point where the relation fails is REFUTED.
 
 A numeric pass is NUMERIC_AT_POINTS, never PROVED.  ``check_*`` functions report; they
 never raise on a failing step (see :func:`assert_derivation` for a strict helper).
@@ -27,10 +35,7 @@ never raise on a failing step (see :func:`assert_derivation` for a strict helper
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -41,6 +46,9 @@ from .derivation import Derivation, Step
 from ..core.enumerable import Enumerated, enumerate_atoms
 from .sampling import (conditions_on, constraint_closure, is_integer_domain,
                        sample_points, seed_for)
+from .assumptions import assumption_symbols
+from .timeouts import Timeout as _Timeout
+from .timeouts import time_limit
 from .verdict import Counterexample, StepResult, Verdict
 
 DEFAULT_DPS = (30, 60)
@@ -52,76 +60,12 @@ SEARCH_SECONDS = 1.5  # the counterexample search's budget per step (it stops it
 
 # --------------------------------------------------------------------------- helpers
 
-class _Timeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float):
-    """Raise ``_Timeout`` after ``seconds`` (SIGALRM; no limit off the main thread)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def handler(signum, frame):
-        raise _Timeout()
-
-    previous = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def expand(expr: sp.Basic) -> sp.Basic:
     """Closed forms of symdp objects (``doit``), keeping Enumerated atoms."""
     try:
         return expr.doit(deep=True)
     except Exception:  # noqa: BLE001 - an object without a closed form stays as it is
         return expr
-
-
-_ASSUMPTION_SYMBOLS: dict = {}
-
-
-def assumption_symbols(hypotheses: dict) -> dict:
-    """Map each symbol to a Dummy carrying what its domain implies as assumptions.
-
-    The same hypotheses give the same Dummies (cached), so that the closed forms derived for
-    one step of a derivation are found again, in the caches of symdp's objects, by the next.
-    """
-    key = tuple(hypotheses.items())
-    try:
-        return dict(_ASSUMPTION_SYMBOLS[key])
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable domain: no caching
-        return _assumption_symbols(hypotheses)
-    mapping = _assumption_symbols(hypotheses)
-    _ASSUMPTION_SYMBOLS[key] = mapping
-    return dict(mapping)
-
-
-def _assumption_symbols(hypotheses: dict) -> dict:
-    mapping = {}
-    for symbol, domain in hypotheses.items():
-        assumptions = {"real": True}
-        lo, hi = domain.inf, domain.sup
-        if is_integer_domain(domain):
-            assumptions["integer"] = True
-        if lo.is_finite and lo >= 0:
-            assumptions["nonnegative"] = True
-            if lo > 0 or (lo == 0 and 0 not in domain):
-                assumptions["positive"] = True
-        if hi.is_finite and hi <= 0:
-            assumptions["nonpositive"] = True
-            if hi < 0 or (hi == 0 and 0 not in domain):
-                assumptions["negative"] = True
-        mapping[symbol] = sp.Dummy(symbol.name, **assumptions)
-    return mapping
 
 
 def _is_zero(expr) -> bool | None:

@@ -346,7 +346,7 @@ def _has_implicit(expr) -> bool:
 
 def _simplify_after(expr):
     """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
-    from ..check import _Timeout, time_limit
+    from ..timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(2.0):
@@ -732,7 +732,7 @@ def _second_derivative(cache: dict, firsts, variables, i):
 def _factored(expr):
     """``expr`` factored when that is quick (a product of signed factors has a tighter ball
     than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
-    from ..check import _Timeout, time_limit
+    from ..timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(1.0):

@@ -92,7 +92,7 @@ class _Signs:
     """Signs of expressions under the hypotheses (SymPy assumptions, shifted parameters)."""
 
     def __init__(self, hypotheses, conditions):
-        from ..check import assumption_symbols
+        from ..assumptions import assumption_symbols
 
         self.mapping = assumption_symbols(hypotheses)
         self.shift = {}
@@ -145,7 +145,7 @@ class _Signs:
 
     def sign(self, e, want: str, seconds: float = 3.0) -> tuple[bool, str]:
         """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses?"""
-        from ..check import _Timeout, time_limit
+        from ..timeouts import Timeout as _Timeout, time_limit
 
         try:
             with time_limit(seconds):
