@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,10 +35,10 @@ import sympy as sp
 
 from ..sampling import is_integer_domain
 
-SEARCH_SECONDS = 1.5        # per step
-GRID_LIMIT = 2500           # structured candidates evaluated per step
+GRID_LIMIT = 1500           # structured candidates evaluated per step, at most
+WORK = 40000                # evaluations x expression nodes per step: the budget
 DECIDE_LIMIT = 8            # least-margin candidates decided rigorously
-STARTS = 6                  # local minimisations
+STARTS = 5                  # local minimisations
 LARGE = [10 ** j for j in (3, 4, 5, 6, 7, 8, 9, 10, 12)]
 
 
@@ -332,14 +331,21 @@ def _nelder_mead(f, x0, lo, hi, rng, iters=60):
     return simplex[i], values[i]
 
 
-def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide, seed=0,
-           seconds: float = SEARCH_SECONDS) -> SearchOutcome:
+def budget(expr) -> int:
+    """Margin evaluations allowed for one step: fewer for a larger expression, so that the
+    search costs about the same for every step -- and is deterministic (a count, not a
+    clock: the same step gets the same search on a busy machine)."""
+    nodes = sum(1 for _ in sp.preorder_traversal(expr))
+    return max(60, min(GRID_LIMIT, WORK // max(nodes, 1)))
+
+
+def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
+           seed=0) -> SearchOutcome:
     """Search for a counterexample of ``lhs relation rhs``.
 
     ``decide(point)`` decides the relation rigorously at one exact point and returns a
     REFUTED StepResult or None; the search only proposes points.
     """
-    start = time.perf_counter()
     symbols = sorted(symbols, key=lambda s: s.name)
     out = SearchOutcome()
     if not symbols:
@@ -355,7 +361,7 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide, seed=
     if any(not v for v in values.values()):
         out.note = "counterexample search: no candidate value for a parameter"
         return out
-    limit = GRID_LIMIT if margin.fast else 60
+    limit = budget(margin.expr) if margin.fast else 60
     per = max(2, int(limit ** (1.0 / len(symbols))))
     thinned = {}
     for s in symbols:
@@ -390,8 +396,6 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide, seed=
         return m
 
     for point in grid:
-        if time.perf_counter() - start > seconds * 0.5:
-            break
         consider(point)
     # decide the least margins found so far
     refuted = _decide_best(scored, relation, decide, DECIDE_LIMIT)
@@ -420,10 +424,9 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide, seed=
         starts.append([rng.uniform(a, min(b, a + 10)) if math.isfinite(a) else rng.uniform(-10, 10)
                        for a, b in zip(lo_b, hi_b)])
     minima = []
+    iters = max(10, min(60, limit // (STARTS * (len(symbols) + 2))))
     for x0 in starts:
-        if time.perf_counter() - start > seconds:
-            break
-        x, fx = _nelder_mead(f, x0, lo_b, hi_b, rng)
+        x, fx = _nelder_mead(f, x0, lo_b, hi_b, rng, iters=iters)
         out.minimisations += 1
         if math.isfinite(fx):
             minima.append((fx, x))
