@@ -464,7 +464,7 @@ def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
                           f"{result.verdict.value}: {result.detail[:160]})", r.stage,
                           r.counterexample, points=r.points,
                           extra={**result.extra, "search": {"candidates": outcome.candidates}})
-    if result.verdict is Verdict.UNDECIDED or not outcome.candidates:
+    if result.verdict is Verdict.UNDECIDED or not (outcome.candidates or outcome.note):
         return result
     return StepResult(result.verdict, f"{result.detail}; {outcome.text()}", result.stage,
                       result.counterexample, worst_margin=result.worst_margin,
@@ -488,8 +488,22 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
         fns = None
 
     from .certified.points import exact_is_cheap
+    from .sampling import _satisfied
+
+    conditions = _relevant_conditions(derivation, step)
+
+    def admissible(point) -> bool:
+        """The point is in every domain and satisfies every condition, exactly: a
+        refutation is never made outside the step's domain."""
+        for s, v in point.items():
+            if s not in derivation.hypotheses or \
+                    derivation.hypotheses[s].contains(v) is not sp.true:
+                return False
+        return _satisfied(conditions, point)
 
     def decide(point):
+        if not admissible(point):
+            return None
         try:
             with time_limit(POINT_SECONDS):
                 if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):

@@ -36,7 +36,7 @@ import sympy as sp
 from ..sampling import is_integer_domain
 
 GRID_LIMIT = 1500           # structured candidates evaluated per step, at most
-WORK = 40000                # evaluations x expression nodes per step: the budget
+WORK = 20000                # evaluations x expression nodes per step: the budget
 DECIDE_LIMIT = 8            # least-margin candidates decided rigorously
 STARTS = 5                  # local minimisations
 LARGE = [10 ** j for j in (3, 4, 5, 6, 7, 8, 9, 10, 12)]
@@ -354,6 +354,12 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
         out.note = "counterexample search: a parameter without a domain"
         return out
     margin = _Margin(lhs, rhs, relation, symbols)
+    if not margin.fast:
+        # without a ball evaluation each point costs a SymPy evalf of the objects (seconds for
+        # an envelope); the numeric stage's points, ends first, are all that is checked
+        out.note = ("counterexample search: skipped (the sides have no ball evaluation; the "
+                    "numeric stage's points, domain ends first, are what was checked)")
+        return out
     admissible = _admissible_fn(conditions, symbols)
     constants = _constants(lhs, rhs, *conditions)
     rng = random.Random(seed)
@@ -361,7 +367,7 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
     if any(not v for v in values.values()):
         out.note = "counterexample search: no candidate value for a parameter"
         return out
-    limit = budget(margin.expr) if margin.fast else 60
+    limit = budget(margin.expr)
     per = max(2, int(limit ** (1.0 / len(symbols))))
     thinned = {}
     for s in symbols:
@@ -379,13 +385,25 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
     grid += _tight_points(conditions, symbols, thinned, rng)
     scored = []
     seen = set()
+    member = {}
+
+    def in_domains(point) -> bool:
+        """Every coordinate in its parameter's domain (a tight-constraint point solves for
+        one parameter, which may land outside its domain)."""
+        for s in symbols:
+            key = (s, point[s])
+            if key not in member:
+                member[key] = hypotheses[s].contains(point[s]) is sp.true
+            if not member[key]:
+                return False
+        return True
 
     def consider(point):
         key = tuple(point[s] for s in symbols)
         if key in seen:
             return None
         seen.add(key)
-        if not admissible(point):
+        if not in_domains(point) or not admissible(point):
             return None
         m = margin(point)
         out.candidates += 1
@@ -401,8 +419,6 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
     refuted = _decide_best(scored, relation, decide, DECIDE_LIMIT)
     if refuted is not None:
         out.refuted = refuted
-        return out
-    if not margin.fast:
         return out
     # local minimisation from the best candidates and random starts
     lo_b, hi_b, integer = [], [], []
@@ -445,10 +461,9 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
             near.append(point)
     scored_near = []
     for point in near:
-        if all(hypotheses[s].contains(point[s]) is sp.true for s in symbols):
-            m = consider(point)
-            if m is not None:
-                scored_near.append((m, point))
+        m = consider(point)
+        if m is not None:
+            scored_near.append((m, point))
     refuted = _decide_best(scored_near, relation, decide, DECIDE_LIMIT)
     if refuted is not None:
         out.refuted = refuted
