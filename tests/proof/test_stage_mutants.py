@@ -170,3 +170,40 @@ def test_reduction_does_not_prove_strict_at_a_closed_end(f):
     assert red.proved  # the non-strict relation still is
     red = reduce_relation(f, sp.S.Zero, ">", {x: sp.Interval.Lopen(0, 1)})
     assert red.proved  # and the strict one on the open end
+
+
+# ---------------------------------------------------------------- finite domains checked whole
+
+def test_a_finite_domain_checked_whole_is_certified():
+    from symdp import Gaussian
+
+    a = sp.Symbol("alpha", real=True)
+    hyp = {a: sp.FiniteSet(sp.Rational(1, 100), sp.Rational(1, 5), sp.Rational(1, 2),
+                           sp.Rational(9, 10))}
+    r = _run(Gaussian(2)(a), "<=", Gaussian(1)(a), hyp)
+    assert r.verdict in (Verdict.CERTIFIED, Verdict.PROVED), r.detail
+    if r.verdict is Verdict.CERTIFIED:
+        assert "enumerated whole: all 4 admissible points" in r.detail
+
+
+def test_a_finite_domain_with_one_bad_point_is_refuted():
+    """Mutant: G_1 <= G_2 fails at every interior alpha; with only alpha in {0, 1} it holds
+    (both 1 - alpha there) -- adding one interior point must refute it."""
+    from symdp import Gaussian
+
+    a = sp.Symbol("alpha", real=True)
+    good = {a: sp.FiniteSet(sp.Rational(1, 100), sp.Rational(1, 2))}
+    r = _run(Gaussian(2)(a) + sp.Rational(1, 10 ** 30), "<=", Gaussian(2)(a), good)
+    assert r.verdict is Verdict.REFUTED, r.detail
+    r = _run(Gaussian(1)(a), "<=", Gaussian(2)(a), good)
+    assert r.verdict is Verdict.REFUTED, r.detail
+
+
+def test_a_large_finite_domain_is_only_sampled():
+    from symdp.proof.certified.stage import FINITE_LIMIT
+
+    a = sp.Symbol("alpha", real=True)
+    hyp = {a: sp.FiniteSet(*[sp.Rational(i, 1000) for i in range(1, FINITE_LIMIT + 2)])}
+    step = Step(sp.exp(a), ">=", 1 + a, "t", skip=("symbolic",))
+    r = check_step(step, Derivation("t", "t", "t", hyp, (step,)))
+    assert r.verdict is not Verdict.CERTIFIED or "enumerated whole" not in r.detail

@@ -72,12 +72,27 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
             notes.append(note)
     from .points import certify_at_points
 
-    pts = sample_points(symbols, derivation.hypotheses, conditions, count=points,
-                        seed=seed_for(derivation.id, index))
+    whole = _finite_domain(symbols, derivation.hypotheses, conditions) if symbols else None
+    if whole is not None:
+        pts = whole
+    else:
+        pts = sample_points(symbols, derivation.hypotheses, conditions, count=points,
+                            seed=seed_for(derivation.id, index))
     if not pts:
         return None, record, "; ".join(notes + ["CERTIFIED at points: no sample point"])
     outcome = certify_at_points(lhs, rhs, relation, pts, lhs_fn=lhs_fn, rhs_fn=rhs_fn, dps=dps)
     record["points"] = _points_record(outcome)
+    if whole is not None and outcome.certified and all(
+            c.status == "holds" and (c.how == "exact" or (relation != "=" and c.how == "balls"))
+            for c in outcome.checks):
+        # a finite domain, every admissible point of it decided: the whole stated domain
+        exact = sum(1 for c in outcome.checks if c.how == "exact")
+        detail = (f"the domain is finite and enumerated whole: all {len(whole)} admissible "
+                  f"points decided" + (" exactly" if exact == len(whole) else
+                                       f" by ball arithmetic ({exact} exactly)"))
+        return StepResult(Verdict.CERTIFIED, detail, "certified", points=len(whole),
+                          worst_margin=record["points"].get("smallest_margin"),
+                          extra={"certified": record}), record, ""
     failure = outcome.failure
     if failure is not None:
         cx = Counterexample(dict(failure.point), failure.lhs, failure.rhs, failure.difference,
@@ -113,6 +128,43 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
     notes.append(f"CERTIFIED at points: {outcome.count('holds')} of {len(outcome.checks)} points "
                  f"decided; the balls do not decide at {where}")
     return None, record, "; ".join(notes)
+
+
+FINITE_LIMIT = 64   # a finite domain with at most this many points is checked whole
+
+
+def _finite_domain(symbols, hypotheses, conditions):
+    """Every admissible point of a finite domain (each parameter's domain a finite set of
+    rationals, at most :data:`FINITE_LIMIT` points), or None.  None also when a condition
+    is not decided exactly at some point: "whole" must mean whole."""
+    import itertools
+
+    domains = [hypotheses.get(s) for s in symbols]
+    if any(not isinstance(d, sp.FiniteSet) or not all(v.is_Rational for v in d) for d in domains):
+        return None
+    size = 1
+    for d in domains:
+        size *= len(d)
+    if size > FINITE_LIMIT:
+        return None
+    points = []
+    for combo in itertools.product(*[sorted(d) for d in domains]):
+        point = dict(zip(symbols, combo))
+        admissible = True
+        for c in conditions:
+            v = c.xreplace(point)
+            if v not in (sp.true, sp.false):
+                try:
+                    v = sp.simplify(v)
+                except Exception:  # noqa: BLE001
+                    return None
+            if v is sp.false:
+                admissible = False
+            elif v is not sp.true:
+                return None
+        if admissible:
+            points.append(point)
+    return points
 
 
 def _points_record(outcome) -> dict:
