@@ -207,3 +207,31 @@ def test_a_large_finite_domain_is_only_sampled():
     step = Step(sp.exp(a), ">=", 1 + a, "t", skip=("symbolic",))
     r = check_step(step, Derivation("t", "t", "t", hyp, (step,)))
     assert r.verdict is not Verdict.CERTIFIED or "enumerated whole" not in r.detail
+
+
+# ---------------------------------------------------------------- real steps of proofs/, mutated
+
+def _real_finite_steps():
+    from pathlib import Path
+
+    from symdp.proof.loader import load_file
+
+    root = Path(__file__).resolve().parents[2]
+    for d in load_file(root / "proofs" / "drs_def_4_1_properties.py"):
+        if d.id == "cp_preserves_the_order_for_gaussian_and_eps_delta":
+            for s in d.steps:
+                yield d, s
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_real_finite_domain_steps_mutated_are_refuted(index):
+    """The steps of cp_preserves_the_order_for_gaussian_and_eps_delta (a finite domain,
+    CERTIFIED whole) turned around: ``rhs <= lhs`` is false wherever the order is strict
+    (e.g. G_2(1/2) = Phi(-2) < Phi(-1) = G_1(1/2)); and ``lhs < lhs``."""
+    d, step = list(_real_finite_steps())[index]
+    assert step.relation == "<="
+    for mutant in (Step(step.rhs, "<=", step.lhs, "mutated"),
+                   Step(step.lhs, "<", step.lhs, "mutated")):
+        md = Derivation(d.id, d.statement, d.citation, d.hypotheses, (mutant,), chained=False)
+        r = check_derivation(md).steps[0]
+        assert r.verdict is Verdict.REFUTED, (index, r.verdict, r.detail)
