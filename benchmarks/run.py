@@ -20,6 +20,7 @@ table, not assertions.  Rows:
 5. ``symdp check`` over proofs/: wall time and peak RSS summed over its processes (it runs one
    worker per core).
 6. ``import symdp`` vs ``import sympy`` in fresh interpreters.
+7. the certified accountant vs dp_accounting's PLD (:mod:`benchmarks.accountant`).
 """
 
 from __future__ import annotations
@@ -481,12 +482,18 @@ def render(rows, header):
     return "\n".join(lines)
 
 
-ROWS = {"1": row_1, "2": row_2, "3": row_3, "4": row_4, "5": row_5, "6": row_6}
+def row_7(args):
+    from .accountant import row_7 as accountant_row
+
+    return accountant_row(args)
+
+
+ROWS = {"1": row_1, "2": row_2, "3": row_3, "4": row_4, "5": row_5, "6": row_6, "7": row_7}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", default="1,2,3,4,5,6", help="comma-separated rows (default: all)")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7", help="comma-separated rows (default: all)")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions per timing (median); default 3")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not the table)")
     parser.add_argument("--check-timeout", type=float, default=600.0, metavar="S",
@@ -498,7 +505,7 @@ def main(argv=None):
     wanted = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [r for r in wanted if r not in ROWS]
     if unknown:
-        parser.error(f"--rows must name rows 1-6; got {unknown[0]!r}")
+        parser.error(f"--rows must name rows 1-7; got {unknown[0]!r}")
     header = (f"Machine: {machine()}.  Medians of {args.repeat} repetitions"
               + (" (--quick sizes)" if args.quick else "") + ".")
     print(header, flush=True)

@@ -11,7 +11,8 @@ import sympy as sp
 
 from symdp.bagging.counting import (gamma_count, gamma_probability, lambda_count,
                                     lambda_probability)
-from symdp.bagging.enumerated import GammaCount, GammaProbability, LambdaCount, LambdaProbability
+from symdp.bagging.enumerated import RegionCount, RegionProbability
+from symdp.bagging.schemes import Dataset, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -19,36 +20,38 @@ k = sp.Symbol("k", integer=True, positive=True)
 
 CITE = "Liu, Jia, Gong, IJCAI 2021, Appendix, proof of Thm. {thm}, counts of {what}"
 HYP = {n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo)}
-NAME = {-1: "remove (|D'| = n - 1)", 1: "add (|D'| = n + 1)"}
-WHICH = {0: "D", 1: "D'"}
-REGION = {1: "only from D", 2: "only from D'", 3: "from both"}
+WR, WO = Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_JOINT
+NAME = {Neighbour.REMOVE: "remove (|D'| = n - 1)", Neighbour.ADD: "add (|D'| = n + 1)"}
+WHICH = {Dataset.D: "D", Dataset.D_PRIME: "D'"}
+REGIONS = (Region.ONLY_D, Region.ONLY_D_PRIME, Region.BOTH)
+REGION = {Region.ONLY_D: "only from D", Region.ONLY_D_PRIME: "only from D'", Region.BOTH: "from both"}
 
 
 def _gamma_steps(sign):
     steps = []
-    for i in (1, 2, 3):
-        steps.append(Step(GammaCount(i, n, k, sign), "=", gamma_count(i, n, k, sign),
-                          f"|Gamma_{i}| ({REGION[i]}): every k-sequence listed"))
-    for i in (1, 2, 3):
-        for of in (0, 1):
-            steps.append(Step(GammaProbability(i, n, k, sign, of), "=",
+    for i in REGIONS:
+        steps.append(Step(RegionCount(WR, i, n, k, sign), "=", gamma_count(i, n, k, sign),
+                          f"|Gamma_{int(i)}| ({REGION[i]}): every k-sequence listed"))
+    for i in REGIONS:
+        for of in Dataset:
+            steps.append(Step(RegionProbability(WR, i, n, k, sign, of), "=",
                               gamma_probability(i, n, k, sign, bool(of)),
-                              f"P[b({WHICH[of]}) in Gamma_{i}] = count / |{WHICH[of]}|^k "
+                              f"P[b({WHICH[of]}) in Gamma_{int(i)}] = count / |{WHICH[of]}|^k "
                               f"(0 where {WHICH[of]} cannot produce the outputs)"))
     return steps
 
 
 def _lambda_steps(sign):
     steps = []
-    for i in (1, 2, 3):
-        steps.append(Step(LambdaCount(i, n, k, sign), "=", lambda_count(i, n, k, sign),
-                          f"|Lambda_{i}| ({REGION[i]}): every k-subset listed",
+    for i in REGIONS:
+        steps.append(Step(RegionCount(WO, i, n, k, sign), "=", lambda_count(i, n, k, sign),
+                          f"|Lambda_{int(i)}| ({REGION[i]}): every k-subset listed",
                           side_conditions=(sp.Le(k, n - 1),)))
-    for i in (1, 2, 3):
-        for of in (0, 1):
-            steps.append(Step(LambdaProbability(i, n, k, sign, of), "=",
+    for i in REGIONS:
+        for of in Dataset:
+            steps.append(Step(RegionProbability(WO, i, n, k, sign, of), "=",
                               lambda_probability(i, n, k, sign, bool(of)),
-                              f"P[a({WHICH[of]}) in Lambda_{i}] = count / C(|{WHICH[of]}|, k)",
+                              f"P[a({WHICH[of]}) in Lambda_{int(i)}] = count / C(|{WHICH[of]}|, k)",
                               side_conditions=(sp.Le(k, n - 1),)))
     return steps
 
@@ -66,7 +69,7 @@ DERIVATIONS = [
         chained=False,
         enumeration={n: range(2, 7), k: range(1, 5)},
     )
-    for s in (-1, 1)
+    for s in Neighbour
 ] + [
     Derivation(
         id=f"lambda_counts_and_probabilities_of_{'remove' if s < 0 else 'add'}_neighbour",
@@ -80,5 +83,5 @@ DERIVATIONS = [
         chained=False,
         enumeration={n: range(2, 8), k: range(1, 6)},
     )
-    for s in (-1, 1)
+    for s in Neighbour
 ]

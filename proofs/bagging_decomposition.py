@@ -16,15 +16,19 @@ datasets, for all four orderings of a neighbouring pair:
 
 import sympy as sp
 
-from symdp.bagging.enumerated import (GammaCount, GammaProbability, HockeyStickWithReplacement,
-                                      LikelihoodRatioWithReplacement)
+from symdp.bagging.enumerated import HockeyStick, LikelihoodRatio, RegionCount, RegionProbability
+from symdp.bagging.schemes import Dataset, Extreme, First, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step, chain
 from symdp.proof.verdict import Verdict
 
 n = sp.Symbol("n", integer=True, positive=True)
 k = sp.Symbol("k", integer=True, positive=True)
 
-REMOVE, ADD = -1, 1
+WR = Sampling.WITH_REPLACEMENT
+REMOVE, ADD = Neighbour.REMOVE, Neighbour.ADD
+D_FIRST, D_PRIME_FIRST = First.D, First.D_PRIME
+ALL, GAMMA_1, GAMMA_2, GAMMA_3 = Region.ALL, Region.ONLY_D, Region.ONLY_D_PRIME, Region.BOTH
+MAX, MIN = Extreme.MAX, Extreme.MIN
 HYP = {n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo)}
 ENUM = {n: range(2, 7), k: range(1, 5)}
 CITE = "Liu, Jia, Gong, IJCAI 2021, Appendix, proof of Thm. 2, decomposition Delta = Delta_1 u Delta_2 u Delta_3"
@@ -33,13 +37,13 @@ DELTA = 1 - ((n - 1) / n) ** k                # the paper's delta
 
 
 def H(sign, d_first, region):
-    """Loss on a region (0 = every output) at the paper's epsilon."""
-    return HockeyStickWithReplacement(n, k, 1, sign, d_first, region, W_NUM, W_DEN)
+    """Loss on a region (ALL = the whole domain Phi) at the paper's epsilon."""
+    return HockeyStick(WR, n, k, 1, sign, d_first, region, W_NUM, W_DEN)
 
 
 def ratio(sign, d_first, extreme):
-    """max (extreme=1) or min (0) of P(o)/Q(o) over Gamma_3."""
-    return LikelihoodRatioWithReplacement(n, k, 1, sign, d_first, 3, extreme)
+    """max or min of P(o)/Q(o) over Gamma_3."""
+    return LikelihoodRatio(WR, n, k, 1, sign, d_first, GAMMA_3, extreme)
 
 
 remove_D_first = Derivation(
@@ -50,13 +54,13 @@ remove_D_first = Derivation(
     citation=CITE + " (case |D'| = n - 1)",
     hypotheses=HYP,
     steps=chain(
-        H(REMOVE, 1, 0),
-        ("=", H(REMOVE, 1, 1) + H(REMOVE, 1, 2) + H(REMOVE, 1, 3),
+        H(REMOVE, D_FIRST, ALL),
+        ("=", H(REMOVE, D_FIRST, GAMMA_1) + H(REMOVE, D_FIRST, GAMMA_2) + H(REMOVE, D_FIRST, GAMMA_3),
          "Delta = Delta_1 u Delta_2 u Delta_3 with Delta_i in Gamma_i: the sup splits"),
-        ("=", H(REMOVE, 1, 1) + H(REMOVE, 1, 3), "Gamma_2 is empty when D' is a subset of D"),
-        ("=", GammaProbability(1, n, k, REMOVE, 0) + H(REMOVE, 1, 3),
+        ("=", H(REMOVE, D_FIRST, GAMMA_1) + H(REMOVE, D_FIRST, GAMMA_3), "Gamma_2 is empty when D' is a subset of D"),
+        ("=", RegionProbability(WR, GAMMA_1, n, k, REMOVE, Dataset.D) + H(REMOVE, D_FIRST, GAMMA_3),
          "P[b(D') in Gamma_1] = 0: the sup on Gamma_1 is P[b(D) in Gamma_1]"),
-        ("=", GammaProbability(1, n, k, REMOVE, 0),
+        ("=", RegionProbability(WR, GAMMA_1, n, k, REMOVE, Dataset.D),
          "on Gamma_3, P[b(D) = o] = ((n-1)/n)^k P[b(D') = o] <= e^eps P[b(D') = o]"),
         ("=", DELTA, "P[b(D) in Gamma_1] = |Gamma_1| / n^k"),
     ),
@@ -70,9 +74,9 @@ add_D_first = Derivation(
     citation=CITE + " (case |D'| = n + 1)",
     hypotheses=HYP,
     steps=chain(
-        H(ADD, 1, 0),
-        ("=", H(ADD, 1, 1) + H(ADD, 1, 2) + H(ADD, 1, 3), "the sup splits over Gamma_1, Gamma_2, Gamma_3"),
-        ("=", H(ADD, 1, 3), "Gamma_1 is empty (D is a subset of D') and P[b(D) in Gamma_2] = 0"),
+        H(ADD, D_FIRST, ALL),
+        ("=", H(ADD, D_FIRST, GAMMA_1) + H(ADD, D_FIRST, GAMMA_2) + H(ADD, D_FIRST, GAMMA_3), "the sup splits over Gamma_1, Gamma_2, Gamma_3"),
+        ("=", H(ADD, D_FIRST, GAMMA_3), "Gamma_1 is empty (D is a subset of D') and P[b(D) in Gamma_2] = 0"),
         ("=", 0, "on Gamma_3, P[b(D) = o] = ((n+1)/n)^k P[b(D') = o] = e^eps P[b(D') = o]"),
     ),
     enumeration=ENUM,
@@ -87,8 +91,8 @@ remove_Dprime_first = Derivation(
     citation=CITE + " (reverse ordering; not in the paper)",
     hypotheses=HYP,
     steps=chain(
-        H(REMOVE, 0, 0),
-        ("=", H(REMOVE, 0, 3), "P[b(D') in Gamma_1] = 0 and Gamma_2 is empty"),
+        H(REMOVE, D_PRIME_FIRST, ALL),
+        ("=", H(REMOVE, D_PRIME_FIRST, GAMMA_3), "P[b(D') in Gamma_1] = 0 and Gamma_2 is empty"),
         ("=", 1 - ((n + 1) / n) ** k * ((n - 1) / n) ** k,
          "on Gamma_3, P[b(D') = o] = (n/(n-1))^k P[b(D) = o] and P[b(D') in Gamma_3] = 1"),
         ("=", 1 - (1 - 1 / n ** 2) ** k, "algebra"),
@@ -105,12 +109,12 @@ add_Dprime_first = Derivation(
     citation=CITE + " (reverse ordering; not in the paper)",
     hypotheses=HYP,
     steps=chain(
-        H(ADD, 0, 0),
-        ("=", H(ADD, 0, 2) + H(ADD, 0, 3), "Gamma_1 is empty when D is a subset of D'"),
-        ("=", GammaProbability(2, n, k, ADD, 1) + H(ADD, 0, 3), "P[b(D) in Gamma_2] = 0"),
-        ("=", GammaProbability(2, n, k, ADD, 1),
+        H(ADD, D_PRIME_FIRST, ALL),
+        ("=", H(ADD, D_PRIME_FIRST, GAMMA_2) + H(ADD, D_PRIME_FIRST, GAMMA_3), "Gamma_1 is empty when D is a subset of D'"),
+        ("=", RegionProbability(WR, GAMMA_2, n, k, ADD, Dataset.D_PRIME) + H(ADD, D_PRIME_FIRST, GAMMA_3), "P[b(D) in Gamma_2] = 0"),
+        ("=", RegionProbability(WR, GAMMA_2, n, k, ADD, Dataset.D_PRIME),
          "on Gamma_3, P[b(D') = o] = (n/(n+1))^k P[b(D) = o] <= e^eps P[b(D) = o]"),
-        ("=", GammaCount(2, n, k, ADD) / (n + 1) ** k, "each sequence of b(D') has probability (n+1)^-k"),
+        ("=", RegionCount(WR, GAMMA_2, n, k, ADD) / (n + 1) ** k, "each sequence of b(D') has probability (n+1)^-k"),
         ("=", 1 - (n / (n + 1)) ** k, "|Gamma_2| = (n+1)^k - n^k"),
         ("<=", DELTA, "n/(n+1) >= (n-1)/n"),
     ),
@@ -129,15 +133,17 @@ ratios = Derivation(
     hypotheses=HYP,
     steps=tuple(
         Step(ratio(sign, first, extreme), "=", value,
-             f"ratio of the uniform probabilities {'max' if extreme else 'min'} over Gamma_3")
-        for sign, first, value in ((REMOVE, 1, ((n - 1) / n) ** k), (ADD, 1, ((n + 1) / n) ** k),
-                                   (REMOVE, 0, (n / (n - 1)) ** k), (ADD, 0, (n / (n + 1)) ** k))
-        for extreme in (1, 0)
+             f"ratio of the uniform probabilities {extreme.name.lower()} over Gamma_3")
+        for sign, first, value in ((REMOVE, D_FIRST, ((n - 1) / n) ** k),
+                                   (ADD, D_FIRST, ((n + 1) / n) ** k),
+                                   (REMOVE, D_PRIME_FIRST, (n / (n - 1)) ** k),
+                                   (ADD, D_PRIME_FIRST, (n / (n + 1)) ** k))
+        for extreme in (MAX, MIN)
     ) + (
-        Step(GammaCount(2, n, k, REMOVE), "=", 0, "Gamma_2 is empty for |D'| = n - 1"),
-        Step(GammaCount(1, n, k, ADD), "=", 0, "Gamma_1 is empty for |D'| = n + 1"),
+        Step(RegionCount(WR, GAMMA_2, n, k, REMOVE), "=", 0, "Gamma_2 is empty for |D'| = n - 1"),
+        Step(RegionCount(WR, GAMMA_1, n, k, ADD), "=", 0, "Gamma_1 is empty for |D'| = n + 1"),
         Step(((n - 1) / n) ** k, "<=", ((n + 1) / n) ** k, "the paper's comparison of the two ratios"),
-        Step(ratio(REMOVE, 0, 1), "<=", W_NUM / W_DEN,
+        Step(ratio(REMOVE, D_PRIME_FIRST, MAX), "<=", W_NUM / W_DEN,
              "the paper's delta-free ratio bound, transferred to the reverse remove ordering",
              expect=Verdict.REFUTED,
              note="finding: (n/(n-1))^k > ((n+1)/n)^k; this ordering needs delta"),

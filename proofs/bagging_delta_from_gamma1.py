@@ -10,7 +10,8 @@ which is why the delta cannot be lowered whatever epsilon is allowed.
 
 import sympy as sp
 
-from symdp.bagging.enumerated import GammaCount, GammaProbability, HockeyStickWithReplacement
+from symdp.bagging.enumerated import HockeyStick, RegionCount, RegionProbability
+from symdp.bagging.schemes import Dataset, First, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step, chain
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -18,14 +19,15 @@ k = sp.Symbol("k", integer=True, positive=True)
 a = sp.Symbol("a", integer=True, nonnegative=True)
 b = sp.Symbol("b", integer=True, positive=True)
 
-REMOVE, D_FIRST, D_PRIME = -1, 1, 1
+WR = Sampling.WITH_REPLACEMENT
+REMOVE, D_FIRST, GAMMA_1 = Neighbour.REMOVE, First.D, Region.ONLY_D
 CITE = "Liu, Jia, Gong, IJCAI 2021, Appendix, proof of Thm. 2, choice of delta (Delta in Gamma_1, |D'| = n - 1)"
 DELTA = 1 - ((n - 1) / n) ** k
 
 
 def sup_on_gamma1(num, den):
     """sup over Delta in Gamma_1 of P[b(D) in Delta] - (num/den) P[b(D') in Delta], |D'| = n - 1."""
-    return HockeyStickWithReplacement(n, k, 1, REMOVE, D_FIRST, 1, num, den)
+    return HockeyStick(WR, n, k, 1, REMOVE, D_FIRST, GAMMA_1, num, den)
 
 
 derivation_paper = Derivation(
@@ -37,9 +39,9 @@ derivation_paper = Derivation(
     hypotheses={n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo)},
     steps=chain(
         sup_on_gamma1((n + 1) ** k, n ** k),
-        ("=", GammaProbability(1, n, k, REMOVE, 0),
+        ("=", RegionProbability(WR, GAMMA_1, n, k, REMOVE, Dataset.D),
          "P[b(D') in Gamma_1] = 0, so the sup is attained at Delta = Gamma_1"),
-        ("=", GammaCount(1, n, k, REMOVE) / n ** k, "each of the n^k sequences of b(D) has probability n^-k"),
+        ("=", RegionCount(WR, GAMMA_1, n, k, REMOVE) / n ** k, "each of the n^k sequences of b(D) has probability n^-k"),
         ("=", (n ** k - (n - 1) ** k) / n ** k, "|Gamma_1| = |D|^k - |D n D'|^k = n^k - (n-1)^k"),
         ("=", DELTA, "algebra"),
     ),
@@ -55,7 +57,7 @@ derivation_every_eps = Derivation(
     hypotheses={n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo), a: sp.Range(0, sp.oo),
                 b: sp.Range(1, sp.oo)},
     steps=(
-        Step(GammaProbability(1, n, k, REMOVE, D_PRIME), "=", 0,
+        Step(RegionProbability(WR, GAMMA_1, n, k, REMOVE, Dataset.D_PRIME), "=", 0,
              "b(D') never draws the removed record"),
         Step(sup_on_gamma1(a, b), "=", DELTA, "the loss on Gamma_1 does not depend on w = a/b"),
     ),

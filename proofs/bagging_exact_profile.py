@@ -33,9 +33,9 @@ on real datasets, at rational w = a/b and alpha = a/b.
 import sympy as sp
 
 from symdp.bagging import profile as pf
-from symdp.bagging.enumerated import (HOCKEY_STICK, LEAST_TRADE_OFF, TOTAL_VARIATION, TRADE_OFF,
-                                      WORST_HOCKEY_STICK)
-from symdp.bagging.schemes import ORDERINGS, Sampling
+from symdp.bagging.enumerated import (HockeyStick, LeastTradeOff, TotalVariation, TradeOff,
+                                      WorstHockeyStick)
+from symdp.bagging.schemes import ORDERINGS, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -78,17 +78,16 @@ def _q(sampling, size):
 
 def profile_derivation(sampling):
     name, ranges, cond = SCHEMES[sampling]
-    HS = HOCKEY_STICK[sampling]
     w = a / b
     steps = [
-        Step(HS(n, k, N, o.neighbour, int(o.d_first), 0, a, b), "=",
+        Step(HockeyStick(sampling, n, k, N, o.neighbour, o.first, Region.ALL, a, b), "=",
              pf.privacy_profile(sampling, o, n, k, N, w),
              f"{o.key}: b(L) = (1 - q) b(S) + q R with R on outputs holding the extra record; "
              f"{'q + (1 - q - w)_+' if o.larger_first else '(1 - w(1 - q))_+'}",
              side_conditions=cond)
         for o in ORDERINGS
     ]
-    worst = WORST_HOCKEY_STICK[sampling](n, k, N, a, b)
+    worst = WorstHockeyStick(sampling, n, k, N, a, b)
     steps.append(Step(worst, "=", _q(sampling, n),
                       "eps >= 0: the worst ordering is remove with D first, constant q(n)",
                       side_conditions=cond + (sp.Ge(a, b),)))
@@ -108,32 +107,30 @@ def profile_derivation(sampling):
 
 def tradeoff_derivation(sampling):
     name, ranges, cond = SCHEMES[sampling]
-    T, TV = TRADE_OFF[sampling], TOTAL_VARIATION[sampling]
     alpha = a / b
     in_unit = (sp.Le(a, b),)
     steps = [
-        Step(T(n, k, N, o.neighbour, int(o.d_first), a, b), "=",
+        Step(TradeOff(sampling, n, k, N, o.neighbour, o.first, a, b), "=",
              pf.tradeoff(sampling, o, n, k, N, alpha),
              f"{o.key}: Neyman-Pearson on the enumerated pair; "
              f"{'f_q^{-1}' if o.larger_first else 'f_q'} with q = q({'n' if o.neighbour < 0 else 'n + 1'})",
              side_conditions=cond + in_unit)
         for o in ORDERINGS
     ]
-    least = LEAST_TRADE_OFF[sampling]
-    minimum = least(n, k, N, a, b)
+    minimum = LeastTradeOff(sampling, n, k, N, a, b)
     steps.append(Step(minimum, ">=", pf.tight_tradeoff(sampling, n, k, N, alpha),
                       "C_q(0) = (1 - q(n) - alpha)_+ lies below every ordering",
                       side_conditions=cond + in_unit))
     q = _q(sampling, n)
     one_minus_q = _one_minus_q_fraction(sampling)
-    at_zero = least(n, k, N, 0, 1)
-    at_corner = least(n, k, N, one_minus_q[0], one_minus_q[1])
+    at_zero = LeastTradeOff(sampling, n, k, N, 0, 1)
+    at_corner = LeastTradeOff(sampling, n, k, N, one_minus_q[0], one_minus_q[1])
     steps.append(Step(at_zero, "=", 1 - q, "the minimum touches C_q(0) at alpha = 0",
                       side_conditions=cond))
     steps.append(Step(at_corner, "=", 0, "... and at alpha = 1 - q(n) (so C_q(0) is its convex envelope)",
                       side_conditions=cond))
-    for sign in (-1, 1):
-        steps.append(Step(TV(n, k, N, sign), "=", _q(sampling, n if sign < 0 else n + 1),
+    for sign in Neighbour:
+        steps.append(Step(TotalVariation(sampling, n, k, N, sign), "=", _q(sampling, n if sign < 0 else n + 1),
                           f"total variation, {'remove' if sign < 0 else 'add'}: (1/2) sum |P - Q|",
                           side_conditions=cond))
     return Derivation(

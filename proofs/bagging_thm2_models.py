@@ -15,9 +15,8 @@ the paper's delta (delta is exact).
 
 import sympy as sp
 
-from symdp.bagging.enumerated import HockeyStickWithReplacement as H
-from symdp.bagging.enumerated import WorstHockeyStickWithReplacement as Worst
-from symdp.bagging.schemes import ORDERINGS
+from symdp.bagging.enumerated import HockeyStick, WorstHockeyStick
+from symdp.bagging.schemes import ORDERINGS, Region, Sampling
 from symdp.proof.derivation import Derivation, Step
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -29,11 +28,12 @@ SMALL = (sp.Le(N * k, 4),)   # keeps (n + 1)^(N k) outputs small
 ENUM = {n: range(2, 6), k: range(1, 4), N: range(1, 3)}
 W_NUM, W_DEN = (n + 1) ** (N * k), n ** (N * k)
 DELTA = 1 - ((n - 1) / n) ** (N * k)
+WR = Sampling.WITH_REPLACEMENT
 CITE = "Liu, Jia, Gong, IJCAI 2021, Thm. 2 (N models: Appendix, proof of Thm. 4)"
 
 
 def loss(o, num, den):
-    return H(n, k, N, o.neighbour, int(o.d_first), 0, num, den)
+    return HockeyStick(WR, n, k, N, o.neighbour, o.first, Region.ALL, num, den)
 
 
 derivation = Derivation(
@@ -51,7 +51,7 @@ derivation = Derivation(
              side_conditions=SMALL)
         for o in ORDERINGS
     ) + (
-        Step(Worst(n, k, N, W_NUM, W_DEN), "=", DELTA,
+        Step(WorstHockeyStick(WR, n, k, N, W_NUM, W_DEN), "=", DELTA,
              "the worst ordering (remove, D first) attains the paper's delta", side_conditions=SMALL),
     ) + tuple(
         Step(loss(o, 1, 1), "<=", DELTA, f"{o.key}: the same delta at eps = 0", side_conditions=SMALL)

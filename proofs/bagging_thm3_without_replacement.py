@@ -24,10 +24,9 @@ k-subset of D.  With e^eps = (n+1)/(n+1-k) and delta = k/n:
 
 import sympy as sp
 
-from symdp.bagging.enumerated import (HockeyStickIndependent, HockeyStickJoint, LambdaCount,
-                                      LambdaProbability, LikelihoodRatioJoint,
-                                      WorstHockeyStickIndependent, WorstHockeyStickJoint)
-from symdp.bagging.schemes import ORDERINGS
+from symdp.bagging.enumerated import (HockeyStick, LikelihoodRatio, RegionCount, RegionProbability,
+                                      WorstHockeyStick)
+from symdp.bagging.schemes import ORDERINGS, Dataset, Extreme, First, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step, chain
 from symdp.proof.verdict import Verdict
 
@@ -35,7 +34,11 @@ n = sp.Symbol("n", integer=True, positive=True)
 k = sp.Symbol("k", integer=True, positive=True)
 N = sp.Symbol("N", integer=True, positive=True)
 
-REMOVE, ADD = -1, 1
+JOINT, INDEP = Sampling.WITHOUT_REPLACEMENT_JOINT, Sampling.WITHOUT_REPLACEMENT_INDEPENDENT
+REMOVE, ADD = Neighbour.REMOVE, Neighbour.ADD
+D_FIRST, D_PRIME_FIRST = First.D, First.D_PRIME
+ALL, LAMBDA_1, LAMBDA_2, LAMBDA_3 = Region.ALL, Region.ONLY_D, Region.ONLY_D_PRIME, Region.BOTH
+MAX, MIN = Extreme.MAX, Extreme.MIN
 HYP = {n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo)}
 HYP_N = {**HYP, N: sp.Range(1, sp.oo)}
 ENUM = {n: range(2, 8), k: range(1, 6)}
@@ -46,11 +49,11 @@ DELTA = k / n
 
 
 def H(sign, d_first, region, num=W_NUM, den=W_DEN):
-    return HockeyStickJoint(n, k, 1, sign, d_first, region, num, den)
+    return HockeyStick(JOINT, n, k, 1, sign, d_first, region, num, den)
 
 
 def ratio(sign, d_first, extreme):
-    return LikelihoodRatioJoint(n, k, 1, sign, d_first, 3, extreme)
+    return LikelihoodRatio(JOINT, n, k, 1, sign, d_first, LAMBDA_3, extreme)
 
 
 delta_chain = Derivation(
@@ -62,9 +65,9 @@ delta_chain = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=chain(
-        H(REMOVE, 1, 1),
-        ("=", LambdaProbability(1, n, k, REMOVE, 0), "P[a(D') in Lambda_1] = 0"),
-        ("=", LambdaCount(1, n, k, REMOVE) / sp.binomial(n, k), "each k-subset of D has probability 1/C(n,k)"),
+        H(REMOVE, D_FIRST, LAMBDA_1),
+        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D), "P[a(D') in Lambda_1] = 0"),
+        ("=", RegionCount(JOINT, LAMBDA_1, n, k, REMOVE) / sp.binomial(n, k), "each k-subset of D has probability 1/C(n,k)"),
         ("=", (sp.binomial(n, k) - sp.binomial(n - 1, k)) / sp.binomial(n, k),
          "|Lambda_1| = C(n,k) - C(n-1,k)"),
         ("=", DELTA, "C(n-1,k)/C(n,k) = (n-k)/n"),
@@ -79,11 +82,11 @@ remove_D_first = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=chain(
-        H(REMOVE, 1, 0),
-        ("=", H(REMOVE, 1, 1) + H(REMOVE, 1, 2) + H(REMOVE, 1, 3), "the sup splits over Lambda_1..3"),
-        ("=", LambdaProbability(1, n, k, REMOVE, 0) + H(REMOVE, 1, 3),
+        H(REMOVE, D_FIRST, ALL),
+        ("=", H(REMOVE, D_FIRST, LAMBDA_1) + H(REMOVE, D_FIRST, LAMBDA_2) + H(REMOVE, D_FIRST, LAMBDA_3), "the sup splits over Lambda_1..3"),
+        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D) + H(REMOVE, D_FIRST, LAMBDA_3),
          "Lambda_2 is empty and P[a(D') in Lambda_1] = 0"),
-        ("=", LambdaProbability(1, n, k, REMOVE, 0),
+        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D),
          "on Lambda_3, P[a(D) = o] = ((n-k)/n) P[a(D') = o] <= e^eps P[a(D') = o]"),
         ("=", DELTA, "P[a(D) in Lambda_1] = k/n"),
     ),
@@ -97,8 +100,8 @@ add_D_first = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=chain(
-        H(ADD, 1, 0),
-        ("=", H(ADD, 1, 3), "Lambda_1 is empty and P[a(D) in Lambda_2] = 0"),
+        H(ADD, D_FIRST, ALL),
+        ("=", H(ADD, D_FIRST, LAMBDA_3), "Lambda_1 is empty and P[a(D) in Lambda_2] = 0"),
         ("=", 0, "on Lambda_3, P[a(D) = o] = C(n+1,k)/C(n,k) P[a(D') = o] = e^eps P[a(D') = o]"),
     ),
     enumeration=ENUM,
@@ -112,12 +115,12 @@ reverse = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=(
-        Step(H(REMOVE, 0, 0), "=", k / (n * (n + 1 - k)),
+        Step(H(REMOVE, D_PRIME_FIRST, ALL), "=", k / (n * (n + 1 - k)),
              "only Lambda_3 contributes: 1 - e^eps (n-k)/n"),
         Step(k / (n * (n + 1 - k)), "<=", DELTA, "n + 1 - k >= 2"),
-        Step(H(ADD, 0, 0), "=", LambdaProbability(2, n, k, ADD, 1),
+        Step(H(ADD, D_PRIME_FIRST, ALL), "=", RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME),
              "Lambda_1 is empty; on Lambda_3 the ratio (n+1-k)/(n+1) <= 1 <= e^eps"),
-        Step(LambdaProbability(2, n, k, ADD, 1), "=", k / (n + 1), "1 - C(n,k)/C(n+1,k)"),
+        Step(RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME), "=", k / (n + 1), "1 - C(n,k)/C(n+1,k)"),
         Step(k / (n + 1), "<=", DELTA, "n + 1 > n"),
     ),
     chained=False,
@@ -135,15 +138,17 @@ ratios = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=tuple(
-        Step(ratio(sign, first, extreme), "=", value, f"ratio of uniform probabilities ({'max' if extreme else 'min'})")
-        for sign, first, value in ((REMOVE, 1, (n - k) / n), (ADD, 1, (n + 1) / (n + 1 - k)),
-                                   (REMOVE, 0, n / (n - k)), (ADD, 0, (n + 1 - k) / (n + 1)))
-        for extreme in (1, 0)
+        Step(ratio(sign, first, extreme), "=", value, f"ratio of uniform probabilities ({extreme.name.lower()})")
+        for sign, first, value in ((REMOVE, D_FIRST, (n - k) / n),
+                                   (ADD, D_FIRST, (n + 1) / (n + 1 - k)),
+                                   (REMOVE, D_PRIME_FIRST, n / (n - k)),
+                                   (ADD, D_PRIME_FIRST, (n + 1 - k) / (n + 1)))
+        for extreme in (MAX, MIN)
     ) + (
         Step(sp.binomial(n + 1, k) / sp.binomial(n, k), "=", (n + 1) / (n + 1 - k),
              "the paper's ratio on Lambda_3 for |D'| = n + 1"),
         Step((n - k) / n, "<=", (n + 1) / (n + 1 - k), "the paper's comparison"),
-        Step(ratio(REMOVE, 0, 1), "<=", W_NUM / W_DEN,
+        Step(ratio(REMOVE, D_PRIME_FIRST, MAX), "<=", W_NUM / W_DEN,
              "the delta-free ratio bound transferred to the reverse remove ordering",
              expect=Verdict.REFUTED, note="finding: n/(n-k) > (n+1)/(n+1-k); this order needs delta"),
     ),
@@ -162,18 +167,18 @@ joint = Derivation(
     hypotheses=HYP_N,
     constraints=(sp.Le(N * k, n - 1),),
     steps=tuple(
-        Step(HockeyStickJoint(n, k, N, o.neighbour, int(o.d_first), 0, *JOINT_W), "=",
-             HockeyStickJoint(n, N * k, 1, o.neighbour, int(o.d_first), 0, *JOINT_W),
+        Step(HockeyStick(JOINT, n, k, N, o.neighbour, o.first, ALL, *JOINT_W), "=",
+             HockeyStick(JOINT, n, N * k, 1, o.neighbour, o.first, ALL, *JOINT_W),
              f"{o.key}: splitting the N k-subset evenly is post-processing both ways")
         for o in ORDERINGS
     ) + tuple(
-        Step(HockeyStickJoint(n, k, N, o.neighbour, int(o.d_first), 0, *JOINT_W), "<=", N * k / n,
+        Step(HockeyStick(JOINT, n, k, N, o.neighbour, o.first, ALL, *JOINT_W), "<=", N * k / n,
              f"{o.key}: loss at the paper's epsilon")
         for o in ORDERINGS
     ) + (
-        Step(WorstHockeyStickJoint(n, k, N, *JOINT_W), "=", N * k / n, "the worst ordering attains N k/n"),
+        Step(WorstHockeyStick(JOINT, n, k, N, *JOINT_W), "=", N * k / n, "the worst ordering attains N k/n"),
     ) + tuple(
-        Step(HockeyStickJoint(n, k, N, o.neighbour, int(o.d_first), 0, 1, 1), "<=", N * k / n,
+        Step(HockeyStick(JOINT, n, k, N, o.neighbour, o.first, ALL, 1, 1), "<=", N * k / n,
              f"{o.key}: the same delta at eps = 0")
         for o in ORDERINGS
     ),
@@ -194,15 +199,15 @@ independent = Derivation(
     hypotheses=HYP_N,
     constraints=(sp.Le(k, n - 1),),
     steps=tuple(
-        Step(HockeyStickIndependent(n, k, N, o.neighbour, int(o.d_first), 0, *INDEP_W), "<=",
+        Step(HockeyStick(INDEP, n, k, N, o.neighbour, o.first, ALL, *INDEP_W), "<=",
              INDEP_DELTA, f"{o.key}: loss at e^eps = ((n+1)/(n+1-k))^N")
         for o in ORDERINGS
     ) + (
-        Step(WorstHockeyStickIndependent(n, k, N, 1, 1), "=", INDEP_DELTA,
+        Step(WorstHockeyStick(INDEP, n, k, N, 1, 1), "=", INDEP_DELTA,
              "eps = 0: the worst ordering (remove, a(D) first) has loss 1 - ((n-k)/n)^N"),
-        Step(HockeyStickIndependent(n, k, N, REMOVE, 1, 0, 1, 1), "<=", N * k / n,
+        Step(HockeyStick(INDEP, n, k, N, REMOVE, D_FIRST, ALL, 1, 1), "<=", N * k / n,
              "union bound: the joint formula's delta bounds the independent one"),
-        Step(HockeyStickIndependent(n, k, N, REMOVE, 1, 0, 1, 1), "=", N * k / n,
+        Step(HockeyStick(INDEP, n, k, N, REMOVE, D_FIRST, ALL, 1, 1), "=", N * k / n,
              "the joint formula's delta taken as exact for independent subsets",
              expect=Verdict.REFUTED, note="finding: 1 - (1 - k/n)^N < N k/n for N >= 2"),
     ),

@@ -18,8 +18,8 @@ delta).  The same holds without replacement (Thm. 3: k/n at eps = 0).
 
 import sympy as sp
 
-from symdp.bagging.enumerated import (GammaProbability, HockeyStickWithReplacement,
-                                      WorstHockeyStickJoint, WorstHockeyStickWithReplacement)
+from symdp.bagging.enumerated import HockeyStick, RegionProbability, WorstHockeyStick
+from symdp.bagging.schemes import Dataset, First, Neighbour, Region, Sampling
 from symdp.proof.derivation import Derivation, Step, chain
 from symdp.proof.verdict import Verdict
 
@@ -29,7 +29,9 @@ N = sp.Symbol("N", integer=True, positive=True)
 a = sp.Symbol("a", integer=True, nonnegative=True)
 b = sp.Symbol("b", integer=True, positive=True)
 
-REMOVE = -1
+WR, JOINT = Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_JOINT
+REMOVE, D_FIRST = Neighbour.REMOVE, First.D
+ALL, GAMMA_1 = Region.ALL, Region.ONLY_D
 CITE = "Liu, Jia, Gong, IJCAI 2021, Appendix, proof of Thm. 4"
 DELTA_N = 1 - ((n - 1) / n) ** (N * k)
 
@@ -43,8 +45,8 @@ tight_delta = Derivation(
     hypotheses={n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo), N: sp.Range(1, sp.oo),
                 a: sp.Range(0, sp.oo), b: sp.Range(1, sp.oo)},
     steps=chain(
-        HockeyStickWithReplacement(n, k, N, REMOVE, 1, 0, a, b),
-        (">=", HockeyStickWithReplacement(n, k, N, REMOVE, 1, 1, a, b),
+        HockeyStick(WR, n, k, N, REMOVE, D_FIRST, ALL, a, b),
+        (">=", HockeyStick(WR, n, k, N, REMOVE, D_FIRST, GAMMA_1, a, b),
          "restricting the event to Delta' in Gamma_1 can only lower the sup",
          {"side_conditions": (sp.Le(N * k, 4),)}),
         ("=", DELTA_N, "P[b(D') in Gamma_1] = 0 and P[b(D) in Gamma_1] = 1 - ((n-1)/n)^(N k)",
@@ -61,18 +63,18 @@ tight_delta_exact = Derivation(
     hypotheses={n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo), N: sp.Range(1, sp.oo),
                 a: sp.Range(0, sp.oo), b: sp.Range(1, sp.oo)},
     steps=(
-        Step(HockeyStickWithReplacement(n, k, N, REMOVE, 1, 0, a, b), "=", DELTA_N,
+        Step(HockeyStick(WR, n, k, N, REMOVE, D_FIRST, ALL, a, b), "=", DELTA_N,
              "loss of the remove ordering, D first, for e^eps = a/b >= 1",
              side_conditions=(sp.Le(N * k, 4), sp.Ge(a, b))),
-        Step(GammaProbability(1, n, k, REMOVE, 0), "=", 1 - ((n - 1) / n) ** k,
+        Step(RegionProbability(WR, GAMMA_1, n, k, REMOVE, Dataset.D), "=", 1 - ((n - 1) / n) ** k,
              "P[b(D) in Delta'] with Delta' = Gamma_1"),
     ),
     chained=False,
     enumeration={n: range(2, 6), k: range(1, 4), N: range(1, 3), a: range(0, 6), b: range(1, 3)},
 )
 
-worst_at_zero_wr = WorstHockeyStickWithReplacement(n, k, 1, 1, 1)
-worst_at_zero_wo = WorstHockeyStickJoint(n, k, 1, 1, 1)
+worst_at_zero_wr = WorstHockeyStick(WR, n, k, 1, 1, 1)
+worst_at_zero_wo = WorstHockeyStick(JOINT, n, k, 1, 1, 1)
 epsilon_not_tight = Derivation(
     id="paper_eps_is_not_tight_of_zero_eps_dp",
     statement=("Thm. 4 calls the pair (k ln((n+1)/n), 1 - ((n-1)/n)^k) tight; only its delta is. "

@@ -1,10 +1,12 @@
-"""Named formulas: ``symdp latex NAME`` prints them; other modules register theirs.
+"""Named formulas: ``symdp latex NAME`` prints them.
 
 Each entry is built from the objects (never typed as a string), so the LaTeX
-is what symdp computes with.  Packages register theirs through a hook
-``register_formulas(register)`` in their ``__init__`` (``symdp.subsampling``: Eq. 14,
-Lemma 4.4, Cor. 4.3 ...; ``symdp.bagging``: q(n), the paper's epsilon and delta, the exact
-profiles and trade-off functions); :func:`names` lists them all.
+is what symdp computes with.  This module belongs to the render layer, so it imports
+the domain packages explicitly: the core families here, Dong--Roth--Su's Sec. 4
+(:func:`symdp.subsampling.formulas.register_formulas`: Eq. 14, Lemma 4.4, Cor. 4.3 ...) and
+Liu--Jia--Gong's bagging (:func:`symdp.bagging.formulas.register_formulas`: q(n), the
+paper's epsilon and delta, the exact profiles and trade-off functions); :func:`names`
+lists them all.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 from typing import Callable
 
 import sympy as sp
+
+from .bagging.formulas import register_formulas as _register_bagging
+from .subsampling.formulas import register_formulas as _register_subsampling
 
 _REGISTRY: dict[str, tuple[str, Callable[[], sp.Basic]]] = {}
 
@@ -33,23 +38,15 @@ def formula(name: str) -> tuple[str, sp.Basic]:
     return description, build()
 
 
-_HOOKED: set = set()  # modules whose register_formulas hook has run
+_LOADED = []   # the built-in formulas are registered once, on first use (building is lazy)
 
 
 def _load_builtin():
-    if "f_eps_delta" not in _REGISTRY:
+    if not _LOADED:
         _register_core()
-    for module in ("symdp.subsampling", "symdp.bagging"):
-        if module in _HOOKED:
-            continue
-        try:
-            imported = __import__(module, fromlist=["register_formulas"])
-        except ModuleNotFoundError:
-            continue
-        hook = getattr(imported, "register_formulas", None)
-        if hook is not None:  # absent while the package is still being imported: retried later
-            hook(register)
-            _HOOKED.add(module)
+        _register_subsampling(register)
+        _register_bagging(register)
+        _LOADED.append(True)
 
 
 def _register_core():

@@ -125,7 +125,7 @@ def test_readme_command_runs(command, scratch, sequence):
             assert (cwd / word).exists(), word
     if _option(argv, "--json") not in (None, "-"):
         data = json.loads((cwd / _option(argv, "--json")).read_text(encoding="utf-8"))
-        assert data["schema"] == "symdp-check/1" and data["summary"]["ok"] is True
+        assert data["schema"] == "symdp-check/2" and data["summary"]["ok"] is True
         assert "all verdicts match their expectations" in r.stdout  # the table is printed too
     if reads is not None:
         _verify_document(cwd / reads, cwd / _option(argv, "--out"), "--pdf" in argv, r.stdout)
@@ -142,7 +142,9 @@ def _verify_document(json_path: Path, out: Path, pdf: bool, stdout: str):
     tex = (out / "symdp-report.tex").read_text(encoding="utf-8")
     headings = re.findall(r"\\subsection\{(.*?)\}\n", tex)
     assert [h.replace(r"\_\allowbreak{}", "_") for h in headings] == ids
-    found = {v: len(re.findall(r"^Verdict: \\textbf\{%s\}" % v, tex, re.M)) for v in VERDICTS}
+    # verdict names are escaped in the LaTeX (CHECKED\_AT\_POINTS)
+    found = {v: len(re.findall(r"^Verdict: \\textbf\{%s\}" % re.escape(v.replace("_", r"\_")), tex, re.M))
+             for v in VERDICTS}
     assert found == expected
     assert tex.count("(recorded finding") == sum(1 for s in steps if s["finding"])
     if not pdf:
@@ -160,7 +162,8 @@ def _verify_document(json_path: Path, out: Path, pdf: bool, stdout: str):
         return
     text = subprocess.run(["pdftotext", str(document), "-"], capture_output=True,
                           text=True, check=True).stdout
-    shown = {v: len(re.findall(r"Verdict:\s+%s\b" % v, text)) for v in VERDICTS}
+    # pdftotext gives the underscore of CHECKED\_AT\_POINTS as a space
+    shown = {v: len(re.findall(r"Verdict:\s+%s\b" % v.replace("_", "[ _]"), text)) for v in VERDICTS}
     assert shown == expected, "verdicts in the PDF's text differ from the JSON"
     words = " ".join(text.replace("_", " ").split())
     missing = [i for i in ids if " ".join(i.split("_")) not in words]
@@ -175,3 +178,35 @@ def test_readme_python_block_runs(index, scratch):
     r = subprocess.run([sys.executable, str(script)], cwd=scratch, env=_env(),
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, f"{code}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+
+
+def test_readme_tradeoff_block_prints_the_digits_it_computes(scratch):
+    """The trade-off block's numbers print the precision they were computed at (issue #14:
+    they printed 15 digits) and agree with the definitions computed here with mpmath."""
+    import mpmath
+
+    code = next(b for b in _blocks("python") if "evaluate_many" in b)
+    script = scratch / "tradeoff_block.py"
+    script.write_text(code, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], cwd=scratch, env=_env(),
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    inverse, exact, certified, back = lines[3], lines[4], lines[5], lines[6]
+
+    def digits(text):
+        return len(text.replace("-", "").replace(".", "").lstrip("0"))
+
+    with mpmath.workdps(80):
+        def g1(t):  # G_1(t) = Phi(Phi^-1(1 - t) - 1) (Dong, Roth, Su 2022, Def. 2.7)
+            return mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * t - 1) - 1)
+
+        # f = (G_1)_{1/2} = G_1/2 + (1 - alpha)/2; f^-1(1/3) solves f(t) = 1/3
+        t = mpmath.findroot(lambda t: g1(t) / 2 + (1 - t) / 2 - mpmath.mpf(1) / 3, (0.3, 0.7),
+                            solver="anderson")
+        assert digits(inverse) >= 40 and abs(mpmath.mpf(inverse) - t) < mpmath.mpf(10) ** -39
+        assert exact == "9/10 - E/20"
+        assert digits(certified) == 50
+        assert abs(mpmath.mpf(certified) - mpmath.ncdf(-1)) < mpmath.mpf(10) ** -50
+        assert digits(back) >= 30
+        assert abs(mpmath.mpf(back) - g1(mpmath.mpf(1) / 5)) < mpmath.mpf(10) ** -30

@@ -9,16 +9,14 @@ exact rationals are added under ``"rational"`` where they are short.
 from __future__ import annotations
 
 import json
-import re
 
 import sympy as sp
 
-from ..core.errors import InvalidParameterError
-from ..core.validation import positive_integer, to_exact
+from ..core.validation import positive_integer
 from . import paper as paper_formulas
 from . import profile as pf
 from .numeric import BaggingAnalysis, analyse
-from .schemes import ORDERINGS, Bagging, Sampling, sampling_from_flags
+from .schemes import NOTATION, ORDERINGS, Bagging, Sampling
 
 CONVENTION = ("n = |D|; D' = D minus one record (n - 1 records) or D plus one record "
               "(n + 1 records); delta(eps) = sup_S P(S) - e^eps Q(S) for each ordered pair "
@@ -26,27 +24,6 @@ CONVENTION = ("n = |D|; D' = D minus one record (n - 1 records) or D plus one re
               "four orderings (indexing by the first dataset's size gives the same maximum)")
 
 DEFAULT_EPSILONS = ("0", "1")
-
-
-def integer_argument(name: str, text) -> int:
-    """A positive integer from the command line: digits, or an exact integer like ``1e18``."""
-    if isinstance(text, str) and not re.match(r"^\s*\+?\d+\s*$", text):
-        try:
-            value = to_exact(name, text)
-        except InvalidParameterError as exc:
-            raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={text!r}") from exc
-        if not value.is_Integer:
-            raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={text}")
-        text = int(value)
-    return positive_integer(name, text)
-
-
-def configuration(n, k, models=1, without_replacement=False, joint=None) -> Bagging:
-    """Validated :class:`Bagging` from command-line style arguments."""
-    n = integer_argument("n", n)
-    k = integer_argument("k", k)
-    models = integer_argument("models", models)
-    return Bagging(n, k, models, sampling_from_flags(without_replacement, joint))
 
 
 def _positive_part(expr: sp.Expr) -> str:
@@ -61,6 +38,7 @@ def _display(expr: sp.Expr, models: int) -> sp.Expr:
 def formulas(bagging: Bagging) -> dict:
     """The LaTeX of every reported formula, in n, k (and N)."""
     s, N_ = bagging.sampling, bagging.models
+    op = NOTATION[s].operator    # the paper's b(D) with replacement, a(D) without
     q = _display(pf.inclusion_probability(s, pf.n, pf.k, pf.N), N_)
     q_add = _display(pf.inclusion_probability(s, pf.n + 1, pf.k, pf.N), N_)
     e = sp.Symbol(r"\varepsilon")
@@ -69,7 +47,7 @@ def formulas(bagging: Bagging) -> dict:
         "paper_delta": r"\delta_{\mathrm{paper}} = " + sp.latex(_display(paper_formulas.paper_delta(s, pf.n, pf.k, pf.N), N_)),
         "q": r"q(n) = " + sp.latex(q),
         "q_add": r"q(n + 1) = " + sp.latex(q_add),
-        "tv": r"\mathrm{TV}\big(b(D), b(D')\big)_{\max} = q(n) = " + sp.latex(q),
+        "tv": rf"\mathrm{{TV}}\big({op}(D), {op}(D')\big)_{{\max}} = q(n) = " + sp.latex(q),
         "profile": r"\delta(\varepsilon) = \max_{\text{orderings}} \sup_S \big(P(S) - e^{\varepsilon} Q(S)\big) = q(n) = "
                    + sp.latex(q) + r" \quad (\varepsilon \ge 0)",
         "min_epsilon_at_paper_delta": r"\min\{\varepsilon \ge 0 : \delta(\varepsilon) \le \delta_{\mathrm{paper}}\} = 0"
@@ -188,11 +166,9 @@ def to_text(a: BaggingAnalysis) -> str:
     return "\n".join(lines)
 
 
-def report(n, k, models=1, without_replacement=False, joint=None, at=None, dps=40,
-           as_json=False) -> str:
-    """Validate, analyse and format (the body of ``symdp bagging``)."""
-    dps = integer_argument("dps", dps)
-    bagging = configuration(n, k, models, without_replacement, joint)
+def report(bagging: Bagging, at=None, dps: int = 40, as_json: bool = False) -> str:
+    """Analyse and format one configuration (the body of ``symdp bagging``)."""
+    dps = positive_integer("dps", dps)
     epsilons = tuple(at) if at else DEFAULT_EPSILONS
     a = analyse(bagging, epsilons, dps)
     return to_json(a) if as_json else to_text(a)

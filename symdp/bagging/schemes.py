@@ -54,6 +54,67 @@ class Sampling(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Notation:
+    r"""How the paper writes the quantities of one sampling scheme (LaTeX)."""
+
+    operator: str   #: the subsample map: ``b`` (with replacement), ``a`` (without)
+    region: str     #: the regions of the joint domain: ``\Gamma_i`` or ``\Lambda_i``
+    domain: str     #: the joint domain: ``\Phi`` or ``\Psi``
+    tag: str        #: symdp's superscript naming the scheme (not in the paper)
+
+
+#: Liu, Jia, Gong, IJCAI 2021, Appendix: proof of Thm. 2 ("operator b", Gamma_i of Phi) and
+#: proof of Thm. 3 ("operator a", Lambda_i of Psi).  The independent scheme is not in the
+#: paper; it samples without replacement, so it borrows Thm. 3's symbols.
+NOTATION = {
+    Sampling.WITH_REPLACEMENT: Notation("b", r"\Gamma", r"\Phi", r"\mathrm{wr}"),
+    Sampling.WITHOUT_REPLACEMENT_JOINT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{joint}"),
+    Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: Notation("a", r"\Lambda", r"\Psi", r"\mathrm{indep}"),
+}
+
+
+class Neighbour(enum.IntEnum):
+    r"""Which neighbour :math:`D'` of ``D``: the value is :math:`|D'| - |D|`."""
+
+    REMOVE = -1   #: :math:`D' = D \setminus \{x\}`, ``n - 1`` records
+    ADD = 1       #: :math:`D' = D \cup \{y\}`, ``n + 1`` records
+
+
+class First(enum.IntEnum):
+    """Which dataset's subsample is the first distribution ``P`` of an ordered pair."""
+
+    D_PRIME = 0   #: ``P = b(D')`` (or ``a(D')``)
+    D = 1         #: ``P = b(D)`` (or ``a(D)``)
+
+
+class Dataset(enum.IntEnum):
+    r"""The dataset ``X`` of a probability :math:`P[b(X) \in \Gamma_i]`."""
+
+    D = 0
+    D_PRIME = 1
+
+
+class Region(enum.IntEnum):
+    r"""The paper's partition of the joint domain (Liu, Jia, Gong 2021, Appendix).
+
+    With replacement the regions are :math:`\Gamma_1, \Gamma_2, \Gamma_3` of the domain
+    :math:`\Phi`; without replacement :math:`\Lambda_1, \Lambda_2, \Lambda_3` of :math:`\Psi`.
+    """
+
+    ALL = 0           #: the whole joint domain (:math:`\Phi` / :math:`\Psi`)
+    ONLY_D = 1        #: outputs only ``D`` can produce (:math:`\Gamma_1` / :math:`\Lambda_1`)
+    ONLY_D_PRIME = 2  #: outputs only ``D'`` can produce (:math:`\Gamma_2` / :math:`\Lambda_2`)
+    BOTH = 3          #: outputs both can produce (:math:`\Gamma_3` / :math:`\Lambda_3`)
+
+
+class Extreme(enum.IntEnum):
+    """Which extreme of a likelihood ratio over a region."""
+
+    MIN = 0
+    MAX = 1
+
+
+@dataclass(frozen=True)
 class Ordering:
     r"""One ordered neighbouring pair :math:`(P, Q)`.
 
@@ -62,13 +123,19 @@ class Ordering:
     (else :math:`P = b(D')`).
     """
 
-    neighbour: int
+    neighbour: Neighbour
     d_first: bool
 
     def __post_init__(self):
         if self.neighbour not in (-1, 1):
             raise InvalidParameterError(
                 f"neighbour must be -1 (remove) or +1 (add); got neighbour={self.neighbour!r}")
+        object.__setattr__(self, "neighbour", Neighbour(self.neighbour))
+
+    @property
+    def first(self) -> First:
+        """Which dataset is ``P``, as the case selector of :mod:`symdp.bagging.enumerated`."""
+        return First.D if self.d_first else First.D_PRIME
 
     @property
     def key(self) -> str:
@@ -96,10 +163,10 @@ class Ordering:
         return n if self.d_first else n + self.neighbour
 
 
-REMOVE_D_FIRST = Ordering(-1, True)
-REMOVE_DPRIME_FIRST = Ordering(-1, False)
-ADD_D_FIRST = Ordering(1, True)
-ADD_DPRIME_FIRST = Ordering(1, False)
+REMOVE_D_FIRST = Ordering(Neighbour.REMOVE, True)
+REMOVE_DPRIME_FIRST = Ordering(Neighbour.REMOVE, False)
+ADD_D_FIRST = Ordering(Neighbour.ADD, True)
+ADD_DPRIME_FIRST = Ordering(Neighbour.ADD, False)
 ORDERINGS = (REMOVE_D_FIRST, REMOVE_DPRIME_FIRST, ADD_D_FIRST, ADD_DPRIME_FIRST)
 
 

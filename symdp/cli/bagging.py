@@ -39,7 +39,9 @@ def add_parser(subparsers):
 def run(args) -> int:
     """Print the report; returns the exit code (errors propagate to the dispatcher)."""
     from ..bagging.report import report
+    from .arguments import bagging_configuration, integer_argument
 
-    print(report(args.n, args.k, args.models, args.without_replacement, args.joint,
-                 args.at, args.dps, as_json=args.json))
+    dps = integer_argument("dps", args.dps)
+    bagging = bagging_configuration(args.n, args.k, args.models, args.without_replacement, args.joint)
+    print(report(bagging, args.at, dps, as_json=args.json))
     return 0

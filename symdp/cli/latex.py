@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..formulas import formula, names
-from ..proof.latex import derivation_latex
+from ..report.fragment import derivation_latex
 from ..proof.loader import default_proofs_dir, load_derivations, load_file, proof_files
 
 

@@ -1,19 +1,26 @@
 """The ``symdp`` command: one dispatcher, one module per subcommand.
 
 Exit codes: 0 every verdict matches its expectation (or the command succeeded),
-1 some verdict does not, 2 usage or input error -- printed as one line, no traceback.
+1 some verdict does not, 2 usage or input error -- printed as one line, no traceback,
+3 an internal error (a bug: one line naming the exception; ``SYMDP_TRACEBACK=1`` shows
+the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from ..core.errors import SymdpError
 
+#: the exit code of an unexpected exception (a bug in symdp)
+INTERNAL_ERROR = 3
+
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
-COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot")
+COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account", "audit",
+            "compose")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,10 +49,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["step"]:  # a formula may start with "-": symdp step "x" ">=" "-1"
+        from .step import reorder_argv
+
+        argv = ["step", *reorder_argv(argv[1:])]
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return 2
+    restore = _exit_cleanly_on_sigterm()
     try:
         return int(args._run(args))
     except (SymdpError, ValueError) as exc:
@@ -57,6 +70,36 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:
+        sys.stderr.write("symdp: error: the input is nested too deeply to process\n")
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, not a traceback
+        if os.environ.get("SYMDP_TRACEBACK"):
+            raise
+        where = "".join(str(exc).splitlines()[:1])[:200]
+        sys.stderr.write(f"symdp: internal error (a bug in symdp, please report it): "
+                         f"{type(exc).__name__}: {where} (SYMDP_TRACEBACK=1 shows the "
+                         f"traceback)\n")
+        return INTERNAL_ERROR
+    finally:
+        restore()
+
+
+def _exit_cleanly_on_sigterm():
+    """Make SIGTERM (``kill``, a CI timeout) raise SystemExit(143) so that ``finally`` blocks
+    run: temporary build directories are removed and worker processes stopped.  Returns a
+    function that puts the previous handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ KIND is one of
 * ``subsample`` -- Figure 6 (right) of Dong, Roth, Su 2022 for f_{eps,delta};
 * ``profile``   -- privacy profiles delta(eps) of G_mu (one curve per ``--mu``) or of
   f_{eps,delta}, with ``--p`` also of C_p(f);
-* ``bagging``   -- the paper's (eps, delta) against the exact values across k/n.
+* ``bagging``   -- the paper's (eps, delta) against the exact values across k/n;
+* ``compose``   -- eps at a fixed delta after T compositions of C_p(f_{eps,delta}) and of
+  Lemma 4.4's f_{eps',delta'} (the seed's "the loss compounds under composition").
 
 Exit codes: 0 written; 2 unknown kind, bad parameter or unwritable file (one line).
 """
@@ -17,17 +19,27 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import to_exact
 
-KINDS = ("tradeoff", "subsample", "profile", "bagging")
+KINDS = ("tradeoff", "subsample", "profile", "bagging", "compose")
+#: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes
+#: (G_100 is below 1e-1000 away from 0) and drawing takes long (--mu 1e400 took 37 s)
+MAX_PARAMETER = 100
+#: the most curves of ``plot profile`` (200 took 40 s and cannot be told apart)
+MAX_CURVES = 20
 
 
 def _number(name: str, text: str) -> sp.Rational:
-    """A decimal or fraction typed on the command line, exactly (no evaluation)."""
+    """A decimal or fraction typed on the command line, exactly (no evaluation), at most
+    :data:`MAX_PARAMETER` in size."""
     try:
-        value = sp.Rational(str(text).strip())
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must be a number (e.g. 0.5 or 1/3); got {name}={text}") \
-            from None
+        value = to_exact(name, str(text))
+    except InvalidParameterError:
+        raise InvalidParameterError(f"{name} must be a number (e.g. 0.5 or 1/3); got "
+                                    f"{name}={str(text)[:40]}") from None
+    if name in ("--mu", "--eps", "--eps-max") and abs(value) > MAX_PARAMETER:
+        raise InvalidParameterError(f"{name} must be at most {MAX_PARAMETER} for a plot (the "
+                                    f"curves would lie on the axes); got {name}={text}")
     return value
 
 
@@ -86,6 +98,15 @@ def add_parser(subparsers):
     g.add_argument("--joint", dest="joint", action="store_const", const=True, default=None)
     g.add_argument("--independent", dest="joint", action="store_const", const=False)
     common(b)
+
+    c = kinds.add_parser("compose", help="eps after T compositions: C_p(f_{eps,delta}) vs Lemma 4.4")
+    c.add_argument("--eps", default="1", help="eps of f_{eps,delta} (default 1)")
+    c.add_argument("--delta", default="1e-8", help="delta of f_{eps,delta} (default 1e-8)")
+    c.add_argument("--p", default="0.01", help="sampling ratio (default 0.01)")
+    c.add_argument("--at-delta", default="1e-5", help="the fixed delta of the composition (default 1e-5)")
+    c.add_argument("--steps", nargs="+", default=None, metavar="T",
+                   help="numbers of compositions (default 10 20 50 ... 10000)")
+    common(c)
     return p
 
 
@@ -102,6 +123,9 @@ def build(args):
     if args.kind == "profile":
         from ..subsampling import subsample
 
+        if args.family != "eps-delta" and len(args.mu) > MAX_CURVES:
+            raise InvalidParameterError(f"--mu takes at most {MAX_CURVES} values (one curve "
+                                        f"each); got {len(args.mu)}")
         fs = [_family(args, mu) for mu in (args.mu if args.family != "eps-delta" else [None])]
         if args.p is not None:
             fs += [subsample(f, _number("--p", args.p)) for f in fs]
@@ -110,14 +134,22 @@ def build(args):
             raise InvalidParameterError(f"--eps-max must be > 0; got --eps-max={args.eps_max}")
         return plotting.profile_figure(fs, eps_max=eps_max, log=args.log)
     if args.kind == "bagging":
-        from ..bagging.report import integer_argument
         from ..bagging.schemes import Bagging, sampling_from_flags
+        from .arguments import integer_argument
 
         n = integer_argument("n", args.n)
         models = integer_argument("models", args.models)
         sampling = sampling_from_flags(args.without_replacement, args.joint)
         Bagging(n, 1, models, sampling)  # validates n and models (one line on error)
         return plotting.bagging_figure(n, models, sampling)
+    if args.kind == "compose":
+        from ..core.validation import nonnegative, positive_integer, probability
+
+        steps = plotting.composition.DEFAULT_STEPS if args.steps is None else \
+            [positive_integer("--steps", t) for t in args.steps]
+        return plotting.composition_figure(nonnegative("--eps", args.eps), probability("--delta", args.delta),
+                                           probability("--p", args.p), probability("--at-delta", args.at_delta),
+                                           steps)
     raise InvalidParameterError(f"unknown plot kind {args.kind!r}; choose from {', '.join(KINDS)}")
 
 

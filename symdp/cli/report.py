@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+from ..proof.runner import MAX_CHECK_DPS
+
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
@@ -44,24 +46,25 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from ..core.files import output_directory
     from ..report import LatexCompileError, write_report
 
+    output_directory("--out", args.out)  # not "" (the current folder), not a file
     if args.from_json is not None:
         return _run_from_json(args)
     if args.dps is None:
         args.dps = 60
-    if args.dps < 30:
-        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_CHECK_DPS:  # the cascade confirms at twice this precision
+        raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
     dps = (max(15, args.dps // 2), args.dps)
     show_progress = sys.stderr.isatty()
 
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1; got --jobs={args.jobs}")
 
-    def progress(i, n, name):
-        if show_progress:
-            sys.stderr.write(f"\r[{i}/{n} files] {name[:60]:<60}")
-            sys.stderr.flush()
+    from .check import progress_printer
+
+    progress = progress_printer(show_progress)  # in a pipe: a line now and then
 
     try:
         out = write_report(args.out, paths=args.paths or None, only=args.only, dps=dps,

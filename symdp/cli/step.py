@@ -15,6 +15,7 @@ import sympy as sp
 from ..core.errors import ParseError
 from ..proof import Derivation, Step, Verdict, check_derivation
 from ..proof.derivation import normalise_relation
+from ..proof.runner import MAX_CHECK_DPS
 from ..report.check_output import derivation_dict
 
 
@@ -41,6 +42,34 @@ def add_parser(subparsers):
     p.add_argument("--no-certify", dest="no_certify", action="store_true",
                    help="skip the CERTIFIED stage")
     return p
+
+
+def reorder_argv(rest: list[str]) -> list[str]:
+    """The arguments after ``step`` with the options first and the three formulas after
+    ``--``, so that a formula starting with "-" (``symdp step "x^3-x" ">=" "-2/(3*sqrt(3))"``)
+    is a formula, not an unknown option.  Words starting with ``--`` and the step's own
+    short options stay options (a mistyped ``--asume`` is still reported); anything after
+    an explicit ``--`` is a formula."""
+    import argparse
+
+    holder = argparse.ArgumentParser(add_help=False).add_subparsers()
+    takes_value = {s: a.nargs != 0 for a in add_parser(holder)._actions
+                   for s in a.option_strings}
+    options, formulas, i = [], [], 0
+    while i < len(rest):
+        word = rest[i]
+        if word == "--":
+            formulas += rest[i + 1:]
+            break
+        if word.startswith("--") or word in takes_value:
+            options.append(word)
+            if takes_value.get(word) and i + 1 < len(rest):
+                options.append(rest[i + 1])
+                i += 1
+        else:
+            formulas.append(word)
+        i += 1
+    return [*options, "--", *formulas]
 
 
 _LATEX_RELATIONS = {r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=", r"\lt": "<",
@@ -81,8 +110,9 @@ def _domains(assumptions, symbols, integers):
 
 def _box_range(text, names, args):
     """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
-    from ..proof.certified.box import Range, parse_range
     from ..parsing import parse_formula
+    from ..parsing.ranges import parse_range
+    from ..proof.certified.ranges import Range
 
     r = parse_range(text, integers=set(args.integer))
     symbol = parse_formula(r.symbol.name, latex=False)
@@ -112,15 +142,14 @@ def run(args) -> int:
     derivation = Derivation("step", "a step typed at the shell", "command line", domains,
                             (Step(lhs, relation, rhs, "typed", expect=expect),),
                             constraints=tuple(constraints))
-    if args.dps < 30:
-        raise ValueError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_CHECK_DPS:  # the cascade confirms at twice this precision
+        raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
     box, box_limit = None, None
     if args.box and not args.certify:
         raise ValueError("--box needs --certify")
     if args.certify and args.no_certify:
         raise ValueError("--certify and --no-certify exclude each other")
     if args.certify:
-        from ..proof.certified.box import parse_range
         from ..numeric.balls import UNAVAILABLE
 
         if UNAVAILABLE:
@@ -154,7 +183,8 @@ def run(args) -> int:
         print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
     else:
         print(f"{sp.sstr(lhs)} {relation} {sp.sstr(rhs)}")
-        print(f"{result.verdict.value}: {result.detail}")
+        print(f"{result.label}: {result.detail}")
+        print(f"scope: {result.scope}")
         if result.counterexample:
             cx = result.counterexample
             point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"

@@ -9,7 +9,8 @@ Prints, for f = f_{E,D} (or G_M) and the sampling ratio P: ε' and δ' of Lemma 
 closed form of C_P(f) (Eq. 14; text and LaTeX), the smallest guaranteed sum of type I and
 II errors min_α (α + g(α)) for g = C_P(f), f_{ε',δ'} and f, and the privacy profile
 δ(ε) = 1 + C_P(f)^*(-e^ε) at the ε values of ``--at``.  Every number is computed by
-symdp from the objects; ``--json`` writes them as decimal strings with at least 30
+symdp from the objects (:func:`symdp.subsampling.summary.summary`; this module only
+parses and formats); ``--json`` writes them as decimal strings with at least 30
 significant digits (``--dps``)::
 
     {"family": "eps_delta" | "gaussian", "parameters": {...},
@@ -26,15 +27,10 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-import sympy as sp
-
 from ..core.errors import InvalidParameterError
-from ..tradeoff.base import alpha
+from ..core.validation import nonnegative, probability
+from ..subsampling.summary import default_epsilons, summary
 from ..tradeoff.families import EpsDelta, Gaussian
-from ..core.validation import nonnegative, probability, to_exact
-
-DEFAULT_AT = ("0", "0.5", "1", "2")
 
 
 def add_parser(subparsers):
@@ -50,85 +46,46 @@ def add_parser(subparsers):
                    help="epsilon values for the privacy profile (default: 0 0.5 1 2, and eps' "
                         "for (eps, delta))")
     p.add_argument("--dps", type=int, default=30, metavar="N",
-                   help="significant digits of the printed numbers (>= 30; default 30)")
+                   help=f"significant digits of the printed numbers (30 to {MAX_DPS}; default 30)")
     p.add_argument("--json", action="store_true", help="write the results as JSON on stdout")
     return p
 
 
-def _decimal(expr, dps: int) -> str:
-    """A decimal string with ``dps`` significant digits, computed at ``dps + 15`` digits."""
-    with mpmath.workdps(dps + 15):
-        value = sp.N(expr, dps + 15)
-    if value.is_zero:
-        return "0." + "0" * dps
-    if not value.is_Number:
-        raise InvalidParameterError(f"could not evaluate {expr} to a number")
-    return sp.Float(value, dps).__str__()
+#: the largest --eps, --mu and --at accepted: beyond them e^eps has thousands of digits and
+#: the closed forms take minutes (eps = 10^6 took 61 s); the smallest positive values are
+#: bounded by the number syntax (1e-1000)
+MAX_PARAMETER = 10_000
+#: the most significant digits printed (--dps)
+MAX_DPS = 10_000
+
+
+def _bounded(name: str, text):
+    """``text`` as an exact number in [0, :data:`MAX_PARAMETER`]."""
+    value = nonnegative(name, text)
+    if value.is_number and value > MAX_PARAMETER:
+        raise InvalidParameterError(
+            f"{name} must be <= {MAX_PARAMETER} (symdp subsample's limit: beyond it e^eps has "
+            f"thousands of digits); got {name}={str(text).strip()}")
+    return value
 
 
 def _family(args):
     if args.mu is not None:
         if args.eps is not None or args.delta is not None:
             raise InvalidParameterError("give either --mu or --eps with --delta, not both")
-        return "gaussian", Gaussian(args.mu)
+        return "gaussian", Gaussian(_bounded("--mu", args.mu))
     if args.eps is None or args.delta is None:
         raise InvalidParameterError("give --eps and --delta (an (eps, delta)-DP mechanism) or --mu")
-    return "eps_delta", EpsDelta(args.eps, args.delta)
-
-
-def compute(family: str, f, p, at, dps: int) -> dict:
-    """The results as a dict of decimal strings and closed forms (the ``--json`` schema)."""
-    from ..subsampling import subsample
-    from ..subsampling.eps_delta import cor_4_3, lemma_4_4
-
-    C = subsample(f, p)
-    p = probability("p", p)
-    result = {"family": family}
-    if family == "eps_delta":
-        result["parameters"] = {"eps": sp.sstr(f.eps), "delta": sp.sstr(f.delta), "p": sp.sstr(p)}
-        eps1, delta1 = lemma_4_4(f.eps, f.delta, p)
-        result["eps_prime"] = _decimal(eps1, dps)
-        result["delta_prime"] = _decimal(delta1, dps)
-        lemma_sum = 2 * EpsDelta(eps1, delta1).fixed_point()
-        result["closed_form_max"] = sp.sstr(cor_4_3(f.eps, f.delta, p))
-    else:
-        result["parameters"] = {"mu": sp.sstr(f.mu), "p": sp.sstr(p)}
-        result["eps_prime"] = result["delta_prime"] = None
-        lemma_sum = None
-        result["closed_form_max"] = None
-    subsampled_sum = C.min_error_sum() if hasattr(C, "min_error_sum") else 2 * C.fixed_point()
-    result["min_error_sum"] = {
-        "subsampled": _decimal(subsampled_sum, dps),
-        "lemma_4_4": _decimal(lemma_sum, dps) if lemma_sum is not None else None,
-        "original": _decimal(2 * f.fixed_point(), dps),
-    }
-    e = sp.Symbol("varepsilon", real=True)
-    profile = C.privacy_profile(e)
-    points = []
-    for value in at:
-        with mpmath.workdps(dps + 15):
-            points.append({"eps": _decimal(value, dps), "delta": _decimal(profile.subs(e, value), dps)})
-    result["profile"] = points
-    expr = C.expr(alpha)
-    result["closed_form"] = sp.sstr(expr)
-    result["latex"] = r"%s = %s" % (sp.latex(C(alpha)), sp.latex(expr))
-    return result
+    return "eps_delta", EpsDelta(_bounded("--eps", args.eps), args.delta)
 
 
 def run(args) -> int:
-    if args.dps < 30:
-        raise InvalidParameterError(f"--dps must be >= 30; got --dps={args.dps}")
+    if not 30 <= args.dps <= MAX_DPS:
+        raise InvalidParameterError(f"--dps must be in [30, {MAX_DPS}]; got --dps={args.dps}")
     family, f = _family(args)
     p = probability("p", args.p)
-    if args.at:
-        at = [nonnegative("eps", v) for v in args.at]
-    else:
-        at = [to_exact("eps", v) for v in DEFAULT_AT]
-        if family == "eps_delta":
-            from ..subsampling.eps_delta import lemma_4_4
-
-            at.append(lemma_4_4(f.eps, f.delta, p)[0])
-    result = compute(family, f, p, at, args.dps)
+    at = [_bounded("--at", v) for v in args.at] if args.at else default_epsilons(f, p)
+    result = summary(f, p, at, args.dps)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return 0

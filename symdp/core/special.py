@@ -8,8 +8,8 @@ symdp keeps it as a function of its own that prints as ``\Phi`` and rewrites to
     \Phi(z) = \tfrac12 \operatorname{erfc}(-z/\sqrt2),\qquad
     \Phi^{-1}(a) = -\sqrt2\,\operatorname{erfc}^{-1}(2a).
 
-Numerical evaluation goes through mpmath with ``erfc`` (no cancellation in
-either tail); :math:`\Phi^{-1}(a)` solves :math:`\Phi(z) = a` by Halley's method
+Numerical evaluation of :math:`\Phi` is ``mpmath.ncdf`` (``erfc`` in the lower tail: no
+cancellation); :math:`\Phi^{-1}(a)` solves :math:`\Phi(z) = a` by Halley's method
 from a double-precision start (Newton's method on :math:`\log\Phi` below
 ``1e-300``), with :math:`-\sqrt2\,\operatorname{erfinv}(1-2a)` at raised precision
 as the fallback (see :func:`mp_phi_inv`).
@@ -24,9 +24,9 @@ import sympy as sp
 from sympy.core.function import ArgumentIndexError
 
 
-def mp_phi(z):
-    """Standard normal CDF at the current mpmath precision (erfc in both tails)."""
-    return mpmath.erfc(-z / mpmath.sqrt(2)) / 2
+#: Standard normal CDF at the current mpmath precision: mpmath's own ``ncdf``
+#: (``erfc(-z/sqrt 2)/2`` below 0, so the lower tail keeps its relative accuracy)
+mp_phi = mpmath.ncdf
 
 
 def mp_phi_inv(a):

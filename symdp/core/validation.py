@@ -1,7 +1,8 @@
 """Validation of parameters: numbers, decimal strings or SymPy expressions.
 
 Numbers are converted exactly: a Python ``float`` or a decimal string becomes the
-Rational of its shortest decimal representation (``0.1`` -> ``1/10``), so exact
+Rational of its shortest decimal representation (``0.1`` -> ``1/10``), a ``Fraction`` its
+Rational and an ``mpmath.mpf`` its exact binary value (every bit of its precision), so exact
 inputs stay exact.  Symbolic parameters whose sign SymPy cannot decide are
 accepted and the constraint is returned as a condition to record.
 """
@@ -12,12 +13,58 @@ import math
 import numbers
 import re
 
+import mpmath
 import sympy as sp
 
 from .errors import InvalidParameterError
 
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_FRACTION = re.compile(r"^[+-]?\d+\s*/\s*\d+$")
+_DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_FRACTION = re.compile(r"^[+-]?[0-9]+\s*/\s*[0-9]+$")
+
+#: the most characters of a number typed as text, and the most decimal digits of an
+#: integer (or of the numerator and denominator of a fraction) accepted as a parameter
+MAX_DIGITS = 1000
+#: the largest decimal exponent of a number typed as text (``1e1000``, ``1e-1000``)
+MAX_EXPONENT = 1000
+#: the largest working precision (significant digits) of a numeric evaluation
+MAX_DPS = 10_000
+_MAX_BITS = int(MAX_DIGITS * 3.3219280948873626) + 1
+
+
+def _digits_of(n: int) -> int:
+    """Decimal digits of ``n`` (from its bit length: no conversion to text)."""
+    return max(1, int(abs(int(n)).bit_length() * 0.30102999566398120) + 1)
+
+
+def _check_size(name: str, value) -> None:
+    """Refuse an exact number with more than :data:`MAX_DIGITS` digits (in its numerator or
+    denominator): Python cannot print it and every formula would crawl."""
+    if isinstance(value, sp.Rational):
+        parts = (value.p, value.q)
+    elif isinstance(value, numbers.Integral):
+        parts = (int(value),)
+    else:
+        return
+    for part in parts:
+        if abs(part).bit_length() > _MAX_BITS:
+            raise InvalidParameterError(
+                f"{name} must have at most {MAX_DIGITS} digits; got {name} with about "
+                f"{_digits_of(part)} digits")
+
+
+def precision(name: str, value, *, minimum: int = 1, maximum: int = MAX_DPS) -> int:
+    """A working precision in significant digits: an int in ``[minimum, maximum]``.
+
+    Strings (``"40"``), floats, NaN, bools are refused naming the parameter, never read as
+    something else (``dps=0`` used to give 3 digits silently)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidParameterError(f"{name} must be an integer in [{minimum}, {maximum}]; "
+                                    f"got {name}={value!r}")
+    value = int(value)
+    if not minimum <= value <= maximum:
+        raise InvalidParameterError(f"{name} must be an integer in [{minimum}, {maximum}]; "
+                                    f"got {name}={value}")
+    return value
 
 
 def to_exact(name: str, value) -> sp.Expr:
@@ -26,8 +73,16 @@ def to_exact(name: str, value) -> sp.Expr:
         raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
     if isinstance(value, sp.Basic):
         expr = value
+    elif isinstance(value, mpmath.mpf):   # before numbers.Real: its exact binary value, every bit
+        if mpmath.isnan(value) or mpmath.isinf(value):
+            raise InvalidParameterError(f"{name} must be a finite number; got {name}={value}")
+        man, exp = value.man_exp
+        expr = sp.Integer(man) * sp.Integer(2) ** exp
     elif isinstance(value, numbers.Integral):
+        _check_size(name, value)
         expr = sp.Integer(int(value))
+    elif isinstance(value, numbers.Rational):      # fractions.Fraction: exact, not via float
+        expr = sp.Rational(value.numerator, value.denominator)
     elif isinstance(value, numbers.Real):
         f = float(value)
         if math.isnan(f) or math.isinf(f):
@@ -35,7 +90,14 @@ def to_exact(name: str, value) -> sp.Expr:
         expr = sp.Rational(repr(f))
     elif isinstance(value, str):
         text = value.strip()
-        if _DECIMAL.match(text):
+        if len(text) > MAX_DIGITS:
+            raise InvalidParameterError(f"{name} must be a number of at most {MAX_DIGITS} "
+                                        f"characters; got {len(text)} characters")
+        decimal = _DECIMAL.match(text)
+        if decimal and decimal.group(3) and abs(int(decimal.group(3)[1:])) > MAX_EXPONENT:
+            raise InvalidParameterError(f"{name} must be between 1e-{MAX_EXPONENT} and "
+                                        f"1e{MAX_EXPONENT} in size; got {name}={text}")
+        if decimal:
             expr = sp.Rational(text)
         elif _FRACTION.match(text):
             num, den = (int(t) for t in text.split("/"))
@@ -45,17 +107,8 @@ def to_exact(name: str, value) -> sp.Expr:
         else:
             raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
     else:
-        try:
-            import mpmath
-
-            if isinstance(value, mpmath.mpf):
-                if mpmath.isnan(value) or mpmath.isinf(value):
-                    raise InvalidParameterError(
-                        f"{name} must be a finite number; got {name}={value}")
-                return sp.Float(value, mpmath.mp.dps)
-        except ImportError:  # pragma: no cover - mpmath is a dependency
-            pass
         raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
+    _check_size(name, expr)
     if expr.has(sp.nan) or expr.has(sp.zoo) or expr.has(sp.oo) or expr.has(-sp.oo):
         raise InvalidParameterError(f"{name} must be a finite number; got {name}={expr}")
     if expr.is_real is False:
@@ -124,8 +177,11 @@ def positive_integer(name: str, value) -> int:
     if isinstance(value, bool):
         raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={value!r}")
     if isinstance(value, str):
-        if not re.match(r"^\s*\+?\d+\s*$", value):
+        if not re.match(r"^\s*\+?[0-9]+\s*$", value):
             raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={value!r}")
+        if len(value.strip()) > MAX_DIGITS:
+            raise InvalidParameterError(f"{name} must have at most {MAX_DIGITS} digits; got "
+                                        f"{len(value.strip())} digits")
         value = int(value)
     elif isinstance(value, sp.Basic):
         if not (value.is_Integer):
@@ -139,6 +195,27 @@ def positive_integer(name: str, value) -> int:
         value = int(value)
     else:
         raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={value!r}")
+    _check_size(name, value)
     if value < 1:
         raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={value}")
     return value
+
+
+def expression_or_number(name: str, value, *, lower=None) -> sp.Expr:
+    """A SymPy expression with free symbols (kept as it is), or a finite real number made
+    exact (:func:`to_exact`) and, with ``lower``, checked to be ``>= lower``.  Text is
+    refused, never sympified; NaN and infinities are refused naming ``name``."""
+    if isinstance(value, str):
+        raise InvalidParameterError(
+            f"{name} must be a number or a SymPy expression, not text; got {name}={value!r} "
+            f"(sympy.Symbol({value!r}) makes a symbol of that name)")
+    if isinstance(value, sp.Basic) and value.free_symbols:
+        if value.has(sp.nan) or value.has(sp.zoo):
+            raise InvalidParameterError(f"{name} must be finite; got {name}={value}")
+        if not isinstance(value, sp.Expr):
+            raise InvalidParameterError(f"{name} must be an expression; got {name}={value}")
+        return value
+    if lower is not None:
+        return parameter(name, value, lower)
+    return to_exact(name, value)
+

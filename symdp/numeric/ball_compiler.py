@@ -21,9 +21,11 @@ arithmetic; Johansson, Arb, IEEE Trans. Computers 66(8), 2017).  Supported:
 * ``Abs``, ``Max``, ``Min``, ``binomial``, ``factorial``, ``gamma``;
 * ``Piecewise``: conditions are decided with certified comparisons; a ball
   straddling a condition takes the union of the branches it may reach;
-* :class:`~symdp.tradeoff.base.TradeOffAt` and ``ConjugateAt`` (through their
-  closed forms, ``doit()``) and :class:`~symdp.tradeoff.base.InverseAt`
-  (certified root isolation, :mod:`symdp.numeric.ball_inverse`).
+* any node with an ``_arb_compile_(compiler)`` method: the node compiles itself with
+  the :class:`BallCompiler` it is given (a trade-off value ``f(x)`` through its closed
+  form; an implicit inverse through :meth:`BallCompiler.decreasing_inverse`, certified
+  root isolation by :mod:`symdp.numeric.ball_inverse`).  The evaluator knows no
+  trade-off objects: the objects know the evaluator (a layer above calls down).
 
 Anything else raises :class:`UnsupportedExpression` naming the node -- never a
 silent float fallback.  A ball that is not finite (a pole, a domain edge such
@@ -41,6 +43,10 @@ from sympy.codegen.cfunctions import log1p as sp_log1p
 
 from ..core.errors import SymdpError
 from ..core.special import Phi, PhiInv
+from .ball_inverse import isolate_decreasing_root
+from .ball_ops import (all_of, any_of, ball_abs, ball_prod, ball_sqrt, ball_sum, compare,
+                      falling_over_factorial, fold, int_power, monotone_image, mul, negation, phi,
+                      phi_inv, real_power, reciprocal)
 from .balls import arb, from_float, from_rational, hull
 
 BallFn = Callable[[dict], "arb"]
@@ -61,31 +67,6 @@ class UnsupportedExpression(SymdpError, TypeError):
         self.name = name
 
 
-# ------------------------------------------------------------------ monotone functions
-
-_SQRT2: dict = {}
-
-
-def _sqrt2():
-    """sqrt(2) at the working precision (computed once per precision)."""
-    import flint
-
-    prec = flint.ctx.prec
-    try:
-        return _SQRT2[prec]
-    except KeyError:
-        value = _SQRT2[prec] = arb(2).sqrt()
-        return value
-
-
-def _phi(z):
-    return (-z / _sqrt2()).erfc() / 2
-
-
-def _phi_inv(a):
-    return -_sqrt2() * (2 * a).erfcinv()
-
-
 #: unary functions, with +1 for non-decreasing and -1 for non-increasing on their domain
 _MONOTONE = {
     sp.exp: (lambda x: x.exp(), +1),
@@ -99,82 +80,9 @@ _MONOTONE = {
     sp.atan: (lambda x: x.atan(), +1),
     sp.tanh: (lambda x: x.tanh(), +1),
     sp.sinh: (lambda x: x.sinh(), +1),
-    Phi: (_phi, +1),
-    PhiInv: (_phi_inv, +1),
+    Phi: (phi, +1),
+    PhiInv: (phi_inv, +1),
 }
-
-
-def monotone_image(fn, x):
-    """``{fn(t) : t in x}`` enclosed through the endpoints of x (fn monotone on x).
-
-    For a monotone function the image of an interval is the interval between
-    the images of its endpoints; each endpoint is an exact point, so the result
-    is as tight as Arb evaluates a point.  A narrow ball (a point converted to binary, the
-    usual case at sample points) is passed to fn once: Arb's own enclosure of a narrow ball
-    is as tight, and the two endpoint evaluations would double the cost.
-    """
-    if x.rad() == 0 or not x.is_finite() or x.rel_accuracy_bits() >= _NARROW_BITS:
-        return fn(x)
-    return hull(fn(x.lower()), fn(x.upper()))
-
-
-#: a ball with at least this many bits of relative accuracy is evaluated as it is
-_NARROW_BITS = 48
-
-
-def int_power(x, n: int):
-    r"""``{t^n : t in x}`` for an integer n, tight on wide balls.
-
-    Even n: :math:`[\min|t|^n, \max|t|^n]` (0 when x contains 0); odd n: monotone.
-    Negative n: the reciprocal of the positive power (not finite if x contains 0).
-    """
-    if n == 0:
-        return arb(1)
-    if n < 0:
-        return reciprocal(int_power(x, -n))
-    if x.rad() == 0 or not x.is_finite():
-        return x ** n
-    lo, hi = x.lower(), x.upper()
-    if n % 2 == 1:
-        return hull(lo ** n, hi ** n)
-    if lo >= 0:
-        return hull(lo ** n, hi ** n)
-    if hi <= 0:
-        return hull(hi ** n, lo ** n)
-    big = (-lo).max(hi)
-    return hull(arb(0), big ** n)
-
-
-def real_power(x, y):
-    r""":math:`\{s^t : s \in x, t \in y\}` for :math:`s \ge 0`, via :math:`e^{t \log s}`.
-
-    :math:`s^t` is monotone in s for fixed t (increasing for t > 0) and in t for
-    fixed s (increasing for s > 1).  When neither direction changes over the
-    box (y does not straddle 0, x does not straddle 1, or either is a point)
-    the extremes sit at the four corners; :math:`0^t = 0` for t > 0.
-    Otherwise Arb's own enclosure of :math:`e^{y \log x}` (maybe wide).
-    """
-    if not (x >= 0):
-        return arb.nan()  # a base that may be negative, with a real exponent
-    fixed_in_s = y.rad() == 0 or y > 0 or y < 0
-    fixed_in_t = x.rad() == 0 or x >= 1 or x <= 1
-    if fixed_in_s and fixed_in_t and (x > 0 or y > 0):
-        return hull(*(_point_power(s, t) for s in (x.lower(), x.upper())
-                      for t in (y.lower(), y.upper())))
-    if x > 0:
-        return (y * x.log()).exp()
-    if y > 0:  # x = [0, b] straddling 1: 0 at s = 0, increasing in s
-        b = x.upper()
-        return hull(arb(0), _point_power(b, y.lower()), _point_power(b, y.upper()))
-    return arb.nan()
-
-
-def _point_power(s, t):
-    if s == 0:
-        if t > 0:
-            return arb(0)
-        return arb.nan()
-    return (t * s.log()).exp()
 
 
 # ------------------------------------------------------------------ compilation
@@ -213,7 +121,14 @@ def _constant(fn):
     return evaluate
 
 
-class _Compiler:
+class BallCompiler:
+    """Compiles SymPy expressions over ``symbols`` to ball functions ``env -> ball``.
+
+    Calling it on an expression gives the (cached) ball function; an object with an
+    ``_arb_compile_(compiler)`` method is compiled by that method, which may call back
+    into the compiler (``compiler(sub_expression)``, :meth:`decreasing_inverse`).
+    """
+
     def __init__(self, symbols):
         self.symbols = set(symbols)
         self.cache: dict = {}
@@ -234,8 +149,6 @@ class _Compiler:
 
     # -------------------------------------------------------------- expressions
     def compile(self, e) -> BallFn:  # noqa: C901 - one dispatch, read top to bottom
-        from ..tradeoff.base import ConjugateAt, InverseAt, TradeOffAt
-
         if isinstance(e, sp.Symbol):
             if e not in self.symbols:
                 raise UnsupportedExpression(e, f"no value for the symbol {e.name}")
@@ -255,21 +168,18 @@ class _Compiler:
             if len(parts) == 2:   # the common case, without a generator
                 first, second = parts
                 return lambda env: first(env) + second(env)
-            return lambda env: _sum(f(env) for f in parts)
+            return lambda env: ball_sum(f(env) for f in parts)
         if e.is_Mul:
             parts = [self(a) for a in e.args]
             if len(parts) == 2:
                 first, second = parts
                 return lambda env: mul(first(env), second(env))
-            return lambda env: _prod(f(env) for f in parts)
+            return lambda env: ball_prod(f(env) for f in parts)
         if e.is_Pow:
             return self.power(e)
-        if isinstance(e, (TradeOffAt, ConjugateAt)):
-            return self(e.doit())
-        if isinstance(e, InverseAt):
-            from .ball_inverse import compile_inverse
-
-            return compile_inverse(e, self)
+        hook = getattr(e, "_arb_compile_", None)
+        if hook is not None:  # an object that compiles itself (a trade-off value, an inverse)
+            return hook(self)
         if isinstance(e, sp.Piecewise):
             return self.piecewise(e)
         if e.func in _MONOTONE and len(e.args) == 1:
@@ -278,11 +188,11 @@ class _Compiler:
             return lambda env: monotone_image(fn, inner(env))
         if isinstance(e, sp.Abs):
             inner = self(e.args[0])
-            return lambda env: _abs(inner(env))
+            return lambda env: ball_abs(inner(env))
         if isinstance(e, (sp.Max, sp.Min)):
             parts = [self(a) for a in e.args]
             pick = "max" if isinstance(e, sp.Max) else "min"
-            return lambda env: _fold(pick, [f(env) for f in parts])
+            return lambda env: fold(pick, [f(env) for f in parts])
         if isinstance(e, sp.cosh):
             # cosh u = (e^u + e^-u)/2: each exp monotone, so the enclosure is as tight as theirs
             a = e.args[0]
@@ -307,10 +217,10 @@ class _Compiler:
             return lambda env: int_power(inner(env), n)
         if exponent == sp.S.Half:
             inner = self(base)
-            return lambda env: _sqrt(inner(env))
+            return lambda env: ball_sqrt(inner(env))
         if exponent == -sp.S.Half:
             inner = self(base)
-            return lambda env: reciprocal(_sqrt(inner(env)))
+            return lambda env: reciprocal(ball_sqrt(inner(env)))
         if base is sp.E:
             inner = self(exponent)
             return lambda env: monotone_image(lambda x: x.exp(), inner(env))
@@ -322,7 +232,7 @@ class _Compiler:
         top = self(n_expr)
         if k_expr.is_Integer and k_expr >= 0:
             k = int(k_expr)
-            return lambda env: _falling_over_factorial(top(env), k)
+            return lambda env: falling_over_factorial(top(env), k)
         low = self(k_expr)
 
         def via_gamma(env):  # C(n, k) = Gamma(n + 1) / (Gamma(k + 1) Gamma(n - k + 1))
@@ -348,6 +258,32 @@ class _Compiler:
 
         return evaluate
 
+    def decreasing_inverse(self, node, function_of, level) -> BallFn:
+        r"""Ball function of :math:`\inf\{t \in [0,1] : f(t) \le a\}` for a non-increasing f.
+
+        ``function_of(t)`` is f's expression in a symbol t, ``level`` the expression of a;
+        ``node`` names the object in an :class:`UnsupportedExpression`.  The bracket is
+        certified by :func:`~symdp.numeric.ball_inverse.isolate_decreasing_root`.
+        """
+        t = sp.Dummy("t", real=True)
+        inner = BallCompiler(set(self.symbols) | {t})
+        try:
+            g = inner(function_of(t))
+        except UnsupportedExpression:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a function without a closed form in t
+            raise UnsupportedExpression(node, f"no closed form of the function: {type(exc).__name__}")
+        a_fn = self(level)
+
+        def evaluate(env):
+            a = a_fn(env)
+            if not a.is_finite():
+                return arb.nan()
+            base = {k: v for k, v in env.items() if k is not MEMO}
+            return isolate_decreasing_root(lambda s: g({**base, t: s, MEMO: {}}), a)
+
+        return evaluate
+
     # -------------------------------------------------------------- conditions
     def condition(self, c) -> Callable[[dict], "bool | None"]:
         """A condition as a function of the balls: True / False (certified) or None."""
@@ -357,121 +293,18 @@ class _Compiler:
             return lambda env: False
         if isinstance(c, sp.And):
             parts = [self.condition(a) for a in c.args]
-            return lambda env: _and([f(env) for f in parts])
+            return lambda env: all_of([f(env) for f in parts])
         if isinstance(c, sp.Or):
             parts = [self.condition(a) for a in c.args]
-            return lambda env: _or([f(env) for f in parts])
+            return lambda env: any_of([f(env) for f in parts])
         if isinstance(c, sp.Not):
             inner = self.condition(c.args[0])
-            return lambda env: _not(inner(env))
+            return lambda env: negation(inner(env))
         if isinstance(c, sp.core.relational.Relational):
             left, right = self(c.lhs), self(c.rhs)
             op = c.rel_op
             return lambda env: compare(left(env), op, right(env))
         raise UnsupportedExpression(c, "condition")
-
-
-def compare(x, op: str, y) -> bool | None:
-    """``x op y`` for balls: True or False when certified for every pair of points, else None."""
-    if not (x.is_finite() and y.is_finite()):
-        return None
-    if op in ("<", "<="):
-        x, y, op = y, x, {"<": ">", "<=": ">="}[op]
-    if op == ">":
-        return True if x > y else False if x <= y else None
-    if op == ">=":
-        return True if x >= y else False if x < y else None
-    if op == "==":
-        if x.is_exact() and y.is_exact():
-            return bool(x == y)
-        return False if not x.overlaps(y) else None
-    if op == "!=":
-        inner = compare(x, "==", y)
-        return None if inner is None else not inner
-    raise ValueError(f"unknown relation {op}")
-
-
-def _and(values):
-    if any(v is False for v in values):
-        return False
-    return True if all(v is True for v in values) else None
-
-
-def _or(values):
-    if any(v is True for v in values):
-        return True
-    return False if all(v is False for v in values) else None
-
-
-def _not(v):
-    return None if v is None else not v
-
-
-def _sum(values):
-    total = arb(0)
-    for v in values:
-        total = total + v
-    return total
-
-
-def _prod(values):
-    total = arb(1)
-    for v in values:
-        total = mul(total, v)
-    return total
-
-
-def _wide(x) -> bool:
-    """A ball whose radius is more than about 2^-20 of its magnitude."""
-    return x.rad() != 0 and x.is_finite() and x.rel_accuracy_bits() < 20
-
-
-def mul(x, y):
-    r"""``x y``; when a ball is wide, the hull of the corner products, which is the
-    exact range :math:`[\min, \max]\{ab\}` (midpoint-radius multiplication adds
-    :math:`r_x r_y` and centres the result)."""
-    if _wide(x) or _wide(y):
-        xs, ys = (x.lower(), x.upper()), (y.lower(), y.upper())
-        return hull(*(a * b for a in xs for b in ys))
-    return x * y
-
-
-def reciprocal(x):
-    """``1/x``, through the endpoints when x is wide (1/t is monotone off 0)."""
-    if _wide(x) and (x > 0 or x < 0):
-        return hull(1 / x.lower(), 1 / x.upper())
-    return 1 / x
-
-
-def _abs(x):
-    if x >= 0:
-        return x
-    if x <= 0:
-        return -x
-    if not x.is_finite():
-        return arb.nan()
-    return hull(arb(0), (-x.lower()).max(x.upper()))
-
-
-def _sqrt(x):
-    if not (x >= 0):
-        return arb.nan()
-    return monotone_image(lambda t: t.sqrt(), x)
-
-
-def _fold(pick, values):
-    out = values[0]
-    for v in values[1:]:
-        out = out.max(v) if pick == "max" else out.min(v)
-    return out
-
-
-def _falling_over_factorial(n, k: int):
-    """``C(n, k) = n (n-1) ... (n-k+1) / k!`` for an integer ``k >= 0`` and a ball n."""
-    value = arb(1)
-    for i in range(k):
-        value = value * (n - i)
-    return value / arb.fac_ui(k)
 
 
 class BallFunction:
@@ -485,7 +318,7 @@ class BallFunction:
     def __init__(self, expr: sp.Basic, variables):
         self.expr = sp.sympify(expr)
         self.variables = tuple(variables)
-        self._fn = _Compiler(self.variables)(self.expr)
+        self._fn = BallCompiler(self.variables)(self.expr)
 
     def __call__(self, env: dict):
         env = dict(env)
@@ -498,7 +331,7 @@ class BallCondition:
 
     def __init__(self, cond, variables):
         self.cond = cond
-        self._fn = _Compiler(tuple(variables)).condition(cond)
+        self._fn = BallCompiler(tuple(variables)).condition(cond)
 
     def __call__(self, env: dict):
         env = dict(env)

@@ -17,34 +17,8 @@ bracket stays valid, only wider): the result is never a guess.
 
 from __future__ import annotations
 
-import sympy as sp
-
 from .balls import arb, hull
-
-
-def compile_inverse(e, compiler):
-    """Ball function of ``InverseAt(f, a)`` for the evaluator's ``compiler``."""
-    from .ball_compiler import MEMO, UnsupportedExpression, _Compiler
-
-    f, a_expr = e.args
-    t = sp.Dummy("t", real=True)
-    inner = _Compiler(set(compiler.symbols) | {t})
-    try:
-        g = inner(f.expr(t))
-    except UnsupportedExpression:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a TradeOff without a closed form in t
-        raise UnsupportedExpression(e, f"no closed form of the function: {type(exc).__name__}")
-    a_fn = compiler(a_expr)
-
-    def evaluate(env):
-        a = a_fn(env)
-        if not a.is_finite():
-            return arb.nan()
-        base = {k: v for k, v in env.items() if k is not MEMO}
-        return isolate_decreasing_root(lambda s: g({**base, t: s, MEMO: {}}), a)
-
-    return evaluate
+from .roots import bisect, illinois
 
 
 def isolate_decreasing_root(g, a, steps: int | None = None):
@@ -68,23 +42,9 @@ def isolate_decreasing_root(g, a, steps: int | None = None):
     if quick is not None:
         return quick
     # lower end: the largest t found with g(t) > a certified (0 is a valid lower bound)
-    lo, hi = zero, one
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if g(mid) > a:
-            lo = mid
-        else:
-            hi = mid
-    lower = lo
+    lower, _ = bisect(lambda mid: not (g(mid) > a), zero, one, steps)
     # upper end: the smallest t found with g(t) <= a certified (1 is a valid upper bound)
-    lo, hi = lower, one
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if g(mid) <= a:
-            hi = mid
-        else:
-            lo = mid
-    upper = hi
+    _, upper = bisect(lambda mid: bool(g(mid) <= a), lower, one, steps)
     return hull(lower, upper)
 
 
@@ -102,6 +62,11 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
     from flint import ctx
 
     target = a.mid()
+
+    def h(t):  # the midpoint of g(t) - a, or None where g(t) is not finite
+        g_t = g(t)
+        return g_t.mid() - target if g_t.is_finite() else None
+
     lo, hi = arb(0), arb(1)
     with ctx.workprec(min(prec, 64)):
         g_lo, g_hi = g(lo), g(hi)
@@ -111,7 +76,7 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
         h_hi = (g_hi.mid() if g_hi.is_finite() else arb(0)) - target
         if not (h_lo > 0 and h_hi <= 0):
             return None
-        coarse = _illinois(g, target, lo, hi, h_lo, h_hi, arb(2) ** -40, iterations)
+        coarse = illinois(h, lo, hi, h_lo, h_hi, arb(2) ** -40, iterations, point=_mid)
     if coarse is None:
         return None
     t = coarse[0]
@@ -129,7 +94,7 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
                 break
         else:
             return None
-        fine = _illinois(g, target, lo, hi, h_lo, h_hi, arb(2) ** (8 - prec), iterations)
+        fine = illinois(h, lo, hi, h_lo, h_hi, arb(2) ** (8 - prec), iterations, point=_mid)
         if fine is None:
             return None
         t = fine[0]
@@ -143,28 +108,5 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
     return None
 
 
-def _illinois(g, target, lo, hi, h_lo, h_hi, tol, iterations):
-    """Illinois iterations on ``h = mid(g) - target`` from a bracket ``h_lo > 0 >= h_hi``:
-    ``(t, lo, hi)`` once the bracket is narrower than ``tol``, or None."""
-    side = 0
-    for _ in range(iterations):
-        t = ((lo * h_hi - hi * h_lo) / (h_hi - h_lo)).mid()
-        if not (lo < t < hi):
-            t = ((lo + hi) / 2).mid()
-        g_t = g(t)
-        if not g_t.is_finite():
-            return None
-        h_t = g_t.mid() - target
-        if h_t > 0:
-            lo, h_lo = t, h_t
-            if side == +1:
-                h_hi = h_hi / 2
-            side = +1
-        else:
-            hi, h_hi = t, h_t
-            if side == -1:
-                h_lo = h_lo / 2
-            side = -1
-        if hi - lo < tol or h_t == 0:
-            return t, lo, hi
-    return None
+def _mid(x):
+    return x.mid()

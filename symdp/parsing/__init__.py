@@ -235,8 +235,11 @@ _CLOSING = {"(": ")", "[": "]", "{": "}", "\\{": "\\}", "lfloor": "rfloor", "lce
 
 _RELATIONS = {"=": sp.Eq, "<=": sp.Le, ">=": sp.Ge, "<": sp.Lt, ">": sp.Gt}
 
-_PLAIN_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_LATEX_NUMBER = re.compile(r"\d+\.?\d*|\.\d+")
+_PLAIN_NUMBER = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_LATEX_NUMBER = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
+_ASCII_DIGITS = "0123456789"
+#: superscript digits read as an exponent: x² is x^2
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹", _ASCII_DIGITS))
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*'*")
 _GREEK_TAIL = re.compile(r"(_[A-Za-z0-9_]*)?'*")
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -302,7 +305,16 @@ def _tokenize(text: str, latex: bool) -> list[_Token]:
             add(*_TWO_CHARACTERS[pair], i, i + 2)
             i += 2
             continue
-        if ch.isdigit() or (ch == "." and text[i + 1:i + 2].isdigit()):
+        if ch in _SUPERSCRIPTS:  # x² is x^2 (a run of superscript digits is one exponent)
+            j = i
+            while j < n and text[j] in _SUPERSCRIPTS:
+                j += 1
+            add(*_CHARACTERS["^"], i, i)
+            tokens.append(_Token("num", "".join(_SUPERSCRIPTS[c] for c in text[i:j]), i + 1,
+                                 text[i:j]))
+            i = j
+            continue
+        if ch in _ASCII_DIGITS or (ch == "." and text[i + 1:i + 2] in tuple(_ASCII_DIGITS)):
             match = (_LATEX_NUMBER if latex else _PLAIN_NUMBER).match(text, i)
             add("num", match.group(0), i, match.end())
             i = match.end()

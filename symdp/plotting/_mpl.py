@@ -3,11 +3,10 @@ no display needed, the caller's backend untouched)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from ..core.errors import InvalidParameterError
+from ..core.files import atomic_path, output_file
 
 FORMATS = (".png", ".pdf")
 
@@ -25,34 +24,25 @@ def new_figure(width: float = 5.6, height: float = 5.0, ncols: int = 1):
     return fig, axes
 
 
-def check_path(path) -> Path:
-    """``path`` as a Path ending in .png or .pdf; anything else is an InvalidParameterError."""
+def check_path(path, name: str = "--out") -> Path:
+    """``path`` as a Path ending in .png or .pdf that names a regular file or a new one
+    (:func:`symdp.core.files.output_file`); anything else is an InvalidParameterError."""
+    output_file(name, path)
     p = Path(path)
     if p.suffix.lower() not in FORMATS:
         raise InvalidParameterError(
-            f"the output file must end in .png or .pdf; got {str(p)!r}")
+            f"the output file must end in .png or .pdf; got {name}={str(p)!r}")
     return p
 
 
 def save_figure(fig, path) -> Path:
     """Write ``fig`` to ``path`` (PNG or PDF by its suffix), atomically: the file appears only
-    once complete.  PDF metadata carry no date, so output is reproducible."""
+    once complete, with mode 0666 & ~umask (:mod:`symdp.core.files`).  PDF metadata carry no
+    date, so output is reproducible."""
     p = check_path(path)
-    directory = p.parent if str(p.parent) else Path(".")
-    if not directory.is_dir():
-        raise InvalidParameterError(f"the output directory does not exist: {str(directory)!r}")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".symdp-", suffix=p.suffix)
-    except OSError as exc:
-        raise InvalidParameterError(f"cannot write {str(p)!r}: {exc.strerror}") from None
-    os.close(fd)
-    try:
-        metadata = {"CreationDate": None} if p.suffix.lower() == ".pdf" else None
+    metadata = {"CreationDate": None} if p.suffix.lower() == ".pdf" else None
+    with atomic_path("--out", p, suffix=p.suffix) as tmp:
         fig.savefig(tmp, format=p.suffix.lower()[1:], metadata=metadata)
-        os.replace(tmp, p)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return p
 
 

@@ -23,7 +23,9 @@ from .verdict import Verdict
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 SKIPPABLE_STAGES = ("symbolic", "certified")
-_ALIASES = {"==": "=", "≤": "<=", "≥": ">=", "=<": "<=", "=>": ">="}
+# "=>" and "=<" are not aliases: "=>" reads as an implication, and a relation symdp is not
+# sure of is an error, never a guess
+_ALIASES = {"==": "=", "≤": "<=", "≥": ">="}
 LATEX_RELATION = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 
 

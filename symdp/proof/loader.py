@@ -15,6 +15,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.errors import InvalidParameterError
 from .derivation import Derivation
 
 
@@ -22,6 +23,25 @@ from .derivation import Derivation
 class LoadError:
     path: str
     error: str
+
+
+def load_error(path: Path, exc: BaseException, doing: str = "import") -> LoadError:
+    """A load error of ``path`` for ``exc`` raised during ``doing``, in one line with the
+    line of the proof file where it was raised."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((fr for fr in reversed(frames)
+                  if fr.filename in (str(path.resolve()), str(path))), None)
+    line = f" (line {where.lineno})" if where else ""
+    if isinstance(exc, SystemExit):
+        what = (f"the file raised SystemExit({exc.code!r}) (sys.exit) during {doing}{line}; a "
+                "proof file must not end the run")
+    elif isinstance(exc, KeyboardInterrupt):
+        what = f"the file raised KeyboardInterrupt during {doing}{line}"
+    else:
+        what = f"{type(exc).__name__}: {exc}{line}"
+        if doing != "import":
+            what = f"{doing} failed: {what}"
+    return LoadError(str(path), what.splitlines()[0] if what.strip() else type(exc).__name__)
 
 
 def default_proofs_dir() -> Path:
@@ -33,16 +53,40 @@ def default_proofs_dir() -> Path:
 
 
 def proof_files(paths) -> list[Path]:
+    """The proof files named by ``paths``: ``.py`` files, and the ``*.py`` files of directories
+    (not those starting with ``_``).  A missing path, a file that is not ``.py`` and a
+    directory without proof files raise :class:`~symdp.core.errors.InvalidParameterError`."""
     files = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files += sorted(f for f in p.glob("*.py") if not f.name.startswith("_"))
+            found = sorted(f for f in p.glob("*.py") if not f.name.startswith("_"))
+            if not found:
+                raise InvalidParameterError(
+                    f"no proof files (*.py) in directory {str(p)!r}; nothing to check")
+            files += found
         elif p.exists():
+            if p.suffix != ".py" or not p.is_file():
+                raise InvalidParameterError(
+                    f"{str(p)!r} is not a proof file: proof files are Python modules ending in "
+                    ".py that define `derivation` or `DERIVATIONS` (docs/writing-proofs.md)")
             files.append(p)
         else:
-            raise FileNotFoundError(f"no such proof file or directory: {p}")
+            raise InvalidParameterError(f"no such proof file or directory: {str(p)!r}")
     return files
+
+
+def files_naming(files, idents) -> list[Path]:
+    """The ``files`` whose text contains one of ``idents``: where a derivation id written out
+    in full is defined (an id built at import, e.g. by an f-string, is not found this way)."""
+    def names_one(f):
+        try:
+            text = Path(f).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return any(i in text for i in idents)
+
+    return [f for f in files if names_one(f)]
 
 
 def load_file(path: Path) -> list[Derivation]:
@@ -77,12 +121,8 @@ def load_derivations(paths=None) -> tuple[list[tuple[str, Derivation]], list[Loa
     for f in proof_files(paths):
         try:
             derivations = load_file(f)
-        except Exception as exc:  # noqa: BLE001 - report and go on with the other files
-            last = traceback.extract_tb(exc.__traceback__)
-            where = next((fr for fr in reversed(last) if fr.filename == str(f.resolve())
-                          or fr.filename == str(f)), None)
-            line = f" (line {where.lineno})" if where else ""
-            errors.append(LoadError(str(f), f"{type(exc).__name__}: {exc}{line}".splitlines()[0]))
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - report, go on with the others
+            errors.append(load_error(f, exc))
             continue
         for d in derivations:
             if d.id in seen:

@@ -102,9 +102,49 @@ class Counterexample:
                 "difference": self.difference, "exact": self.exact}
 
 
+_SCOPE_WORDS = {
+    Verdict.PROVED: "holds for every parameter value (symbolic proof)",
+    Verdict.CERTIFIED: "holds for every parameter value (ball arithmetic over boxes covering "
+                       "the whole stated domain)",
+    Verdict.ENUMERATED: "holds for every parameter value (a finite domain enumerated whole, "
+                        "exactly)",
+    Verdict.CHECKED_AT_POINTS: "checked at sampled points only (ball arithmetic, rigorous at "
+                               "those points): evidence, not proof",
+    Verdict.NUMERIC_AT_POINTS: "checked at sampled points only (mpmath at two precisions): "
+                               "evidence, not proof",
+    Verdict.UNDECIDED: "not decided",
+    Verdict.REFUTED: "does not hold: a counterexample",
+}
+
+
+def scope_in_words(verdict: Verdict, hypotheses=(), points: int = 0) -> str:
+    """What a verdict claims, in words a hurried reader cannot misread.
+
+    A verdict that holds everywhere but rests on ``hypotheses`` (conditions that no stage
+    proved over the domain, e.g. an ordering an object chose at a witness point) holds only
+    where they hold: "holds where <h1> and <h2> (unproved hypotheses)".
+    """
+    if verdict.holds_everywhere and hypotheses:
+        return ("holds where " + " and ".join(hypotheses)
+                + " (unproved hypotheses; not shown for every parameter value)")
+    words = _SCOPE_WORDS[verdict]
+    if verdict.is_evidence and points:
+        words = words.replace("at sampled points", f"at {points} sampled points")
+    if verdict.supports and hypotheses:
+        words += "; and it rests on unproved hypotheses: " + " and ".join(hypotheses)
+    return words
+
+
 @dataclass(frozen=True)
 class StepResult:
-    """The outcome of checking one step."""
+    """The outcome of checking one step.
+
+    ``hypotheses`` are conditions the verdict rests on that no stage proved over the
+    step's domain (each a short text such as ``"x* <= 1 - delta"``): a PROVED step with
+    hypotheses holds where they hold, not for every parameter value, and says so
+    (:attr:`scope`, ``PROVED under: ...``).  ``facts`` are the conditions of the same kind
+    that were proved over the domain (text and verdict), listed for the reader.
+    """
 
     verdict: Verdict
     detail: str
@@ -114,10 +154,51 @@ class StepResult:
     worst_margin: str | None = None
     points: int = 0
     extra: dict = field(default_factory=dict)
+    hypotheses: tuple = ()
+    facts: tuple = ()
+
+    def __bool__(self):
+        raise TypeError("a StepResult has no truth value: read .holds_everywhere (for every "
+                        "parameter value), .evidence_only (checked at points) or .verdict")
+
+    @property
+    def holds_everywhere(self) -> bool:
+        """The step holds for every parameter value it claims: a verdict that holds
+        everywhere, resting on no unproved hypothesis."""
+        return self.verdict.holds_everywhere and not self.hypotheses
+
+    @property
+    def evidence_only(self) -> bool:
+        """Checked at sampled points only (CHECKED_AT_POINTS, NUMERIC_AT_POINTS)."""
+        return self.verdict.is_evidence
+
+    @property
+    def under_hypotheses(self) -> bool:
+        """A verdict that would hold everywhere, resting on unproved hypotheses."""
+        return self.verdict.holds_everywhere and bool(self.hypotheses)
+
+    @property
+    def scope(self) -> str:
+        """What the verdict claims, in words (:func:`scope_in_words`)."""
+        return scope_in_words(self.verdict, self.hypotheses, self.points)
+
+    @property
+    def label(self) -> str:
+        """The verdict as printed: ``PROVED``, or ``PROVED under: h1; h2`` with hypotheses."""
+        if self.hypotheses and self.verdict.supports:
+            return f"{self.verdict.value} under: " + "; ".join(self.hypotheses)
+        return self.verdict.value
 
     @property
     def matches_expectation(self) -> bool:
         return self.verdict.satisfies(self.expected)
+
+    def meets(self, *, require_proof: bool = False) -> bool:
+        """The expectation is met; with ``require_proof`` a step expected to hold must hold
+        everywhere (no evidence at points, no unproved hypothesis)."""
+        if not require_proof or (self.expected is not None and not self.expected.supports):
+            return self.matches_expectation
+        return self.matches_expectation and self.holds_everywhere
 
     @property
     def is_finding(self) -> bool:

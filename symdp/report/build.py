@@ -54,7 +54,9 @@ class ReportOutput:
 
 
 def _prepare(out_dir) -> tuple[Path, Path]:
-    out = Path(out_dir)
+    from ..core.files import output_directory
+
+    out = output_directory("out_dir", out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{DEFAULT_NAME}-", dir=out))

@@ -1,24 +1,42 @@
 r"""Reports of checked derivations: a text table and a documented JSON schema.
 
-JSON schema (``symdp check --json FILE``), version 1::
+JSON schema (``symdp check --json FILE``), version 2::
 
     {
-      "schema": "symdp-check/1",
+      "schema": "symdp-check/2",
       "dps": [int, int] | null,        # the numeric stage's two precisions, when recorded
       "summary": {"derivations": int, "steps": int, "verdicts": {VERDICT: int},
-                  "findings": int, "mismatches": int, "load_errors": int, "ok": bool},
+                  "holds_everywhere": int,     # steps that hold for every parameter value
+                  "under_hypotheses": int,     # would hold, but rest on unproved hypotheses
+                  "evidence_only": int,        # CHECKED_AT_POINTS or NUMERIC_AT_POINTS
+                  "findings": int, "findings_reproduced": int,
+                  "mismatches": int, "load_errors": int,
+                  "require_proof": bool,       # symdp check --require-proof
+                  "not_proved": int,           # steps expected to hold that do not hold everywhere
+                  "ok": bool,                  # (with require_proof: and not_proved == 0)
+                  "line": str},                # the summary line symdp check prints
       "derivations": [{
           "id": str, "source": str, "citation": str, "statement": str,
-          "statement_latex": str, "hypotheses": {symbol: domain},
-          "constraints": [str], "conclusion": {"relation": str|null, "verdict": VERDICT},
+          "statement_latex": str, "domains": {symbol: domain},
+          "constraints": [str],
+          "conclusion": {"relation": str|null, "verdict": VERDICT,
+                         "holds_everywhere": bool, "scope": str,
+                         "hypotheses": [str]},  # every unproved hypothesis of the steps
           "ok": bool, "chained": bool, "notes": str,
-          "hypotheses_latex": [str],   # "symbol \in domain" per hypothesis, then constraints
+          "hypotheses_latex": [str],   # "symbol \in domain" per domain, then constraints
           "steps": [{"index": int (1-based), "lhs": str, "relation": str, "rhs": str,
                      "lhs_latex": str, "rhs_latex": str,
                      "rhs_latex_terms": null | [[sign, latex]],  # top-level terms of a sum
                      "rule": str, "note": str,
                      "side_conditions": [str], "side_conditions_latex": [str],
                      "verdict": VERDICT,
+                     "label": str,             # "PROVED", or "PROVED under: h1; h2"
+                     "holds_everywhere": bool, # for every parameter value it claims
+                     "evidence_only": bool,    # checked at sampled points only
+                     "under_hypotheses": bool, # holds only where "hypotheses" hold
+                     "scope": str,             # the scope in words
+                     "hypotheses": [str],      # unproved conditions the verdict rests on
+                     "facts": [str],           # objects' choices proved over the domain
                      "expected": VERDICT|null, "matches_expectation": bool,
                      "finding": bool, "stage": str, "detail": str,
                      "points": int, "worst_margin": str|null,
@@ -29,15 +47,34 @@ JSON schema (``symdp check --json FILE``), version 1::
       "load_errors": [{"path": str, "error": str}]
     }
 
-VERDICT is one of PROVED, CERTIFIED, ENUMERATED, CHECKED_AT_POINTS, NUMERIC_AT_POINTS, UNDECIDED, REFUTED.
+VERDICT is one of PROVED, CERTIFIED, ENUMERATED (hold for every parameter value),
+CHECKED_AT_POINTS, NUMERIC_AT_POINTS (evidence at sampled points only), UNDECIDED, REFUTED.
+A step *holds* (``holds_everywhere``) only when its verdict is one of the first three and
+it rests on no unproved hypothesis; read ``holds_everywhere`` and ``scope``, never the
+verdict name alone.
+
+**Changes from** ``symdp-check/1`` (and how to read an old file):
+
+* verdict names: ``NUMERIC`` became ``NUMERIC_AT_POINTS``; ball arithmetic at sampled points,
+  which /1 wrote as ``CERTIFIED`` (stage ``certified``, a ``points`` record and no box
+  search that certified), is ``CHECKED_AT_POINTS``.  In a /1 file a ``CERTIFIED`` verdict
+  may therefore be evidence at points only; only its ``certified`` record tells.
+* new step fields ``label``, ``holds_everywhere``, ``evidence_only``, ``under_hypotheses``,
+  ``scope``, ``hypotheses``, ``facts``; new conclusion fields ``holds_everywhere``, ``scope``,
+  ``hypotheses``; new summary fields ``holds_everywhere``, ``under_hypotheses``,
+  ``evidence_only``, ``findings_reproduced``, ``require_proof``, ``not_proved``, ``line``.
+* the derivation's parameter domains, ``hypotheses`` in /1, are ``domains`` (``hypotheses``
+  now always means unproved hypotheses a verdict rests on).
+* ``symdp report --from-json`` reads /2 only: it refuses a /1 file in one line, because a
+  conversion would have to guess whether each ``CERTIFIED`` covered the whole domain --
+  the misreading /2 exists to prevent.  Re-run ``symdp check --json``.
 
 The LaTeX fields are what ``sympy.latex`` prints (``rhs_latex_terms``: the terms of a
 top-level sum in printed order, sign ``"+"`` or ``"-"``, so a reader can break a long
 display between whole terms); with them ``symdp report --from-json FILE`` typesets the
-same document as ``symdp report`` without checking again.  ``dps``, ``chained``,
-``notes``, ``hypotheses_latex``, ``rhs_latex_terms`` and ``side_conditions_latex`` were
-added to version 1 without changing any earlier field (readers of the first layout are
-unaffected; ``symdp report --from-json`` needs them and says so when they are missing).
+same document as ``symdp report`` without checking again.  The JSON is the serialisation
+of the records of :mod:`symdp.report.views` (:func:`symdp.report.views.report_dict`), which
+:mod:`symdp.report.from_json` reads back into the same records.
 
 CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.proof.certified`; null when
 the stage did not run)::
@@ -75,63 +112,89 @@ import sympy as sp
 
 from ..proof.verdict import Verdict
 
-SCHEMA = "symdp-check/1"
-
-
-def _step_dict(i, step, result, view) -> dict:
-    cx = result.counterexample.as_dict() if result.counterexample else None
-    return {
-        "index": i + 1, "lhs": sp.sstr(step.lhs), "relation": step.relation,
-        "rhs": sp.sstr(step.rhs), "lhs_latex": view.lhs_latex, "rhs_latex": view.rhs_latex,
-        "rhs_latex_terms": None if view.rhs_terms is None else [list(t) for t in view.rhs_terms],
-        "rule": step.rule, "note": step.note,
-        "side_conditions": [sp.sstr(c) for c in step.side_conditions],
-        "side_conditions_latex": list(view.side_conditions_latex),
-        "verdict": result.verdict.value,
-        "expected": result.expected.value if result.expected else None,
-        "matches_expectation": result.matches_expectation, "finding": result.is_finding,
-        "stage": result.stage, "detail": result.detail, "points": result.points,
-        "worst_margin": result.worst_margin, "counterexample": cx,
-        "certified": result.extra.get("certified") if result.extra else None,
-    }
+SCHEMA = "symdp-check/2"
 
 
 def derivation_dict(report) -> dict:
-    from .views import view_of_derivation  # the LaTeX exactly as the report prints it
+    """``derivations[i]`` of the JSON: the serialisation of the report's record
+    (:func:`symdp.report.views.report_dict`; the one code path for JSON and document)."""
+    from .views import report_dict, view_of_report
 
-    d = report.derivation
-    view = view_of_derivation(d)
+    return report_dict(view_of_report(report))
+
+
+def summary(reports, errors, *, require_proof: bool = False) -> dict:
+    """Counts over the checked steps of ``reports`` (anything with ``.steps``, a tuple of
+    :class:`~symdp.proof.verdict.StepResult`): by verdict, and by scope -- how many hold for
+    every parameter value, hold only under unproved hypotheses, were checked at points only
+    -- the findings and how many reproduce, the mismatches and the load errors.
+
+    ``require_proof`` (``symdp check --require-proof``): a step expected to hold that does
+    not hold everywhere is not ``ok`` (``not_proved`` counts them)."""
+    results = [r for rep in reports for r in rep.steps]
+    verdicts = Counter(r.verdict.value for r in results)
+    mismatches = sum(1 for r in results if not r.matches_expectation)
+    findings = [r for r in results if r.is_finding]
+    not_proved = sum(1 for r in results if r.matches_expectation and not r.meets(require_proof=True))
     return {
-        "id": d.id, "source": report.source, "citation": d.citation, "statement": d.statement,
-        "statement_latex": d.statement_latex(),
-        "hypotheses": {s.name: sp.sstr(dom) for s, dom in d.hypotheses.items()},
-        "constraints": [sp.sstr(c) for c in d.constraints],
-        "conclusion": {"relation": d.conclusion_relation, "verdict": report.conclusion_verdict.value},
-        "ok": report.ok, "chained": bool(d.chained), "notes": d.notes or "",
-        "hypotheses_latex": list(view.hypotheses_latex),
-        "steps": [_step_dict(i, s, r, v) for i, (s, r, v)
-                  in enumerate(zip(d.steps, report.steps, view.steps))],
-    }
-
-
-def summary(reports, errors) -> dict:
-    verdicts = Counter(r.verdict.value for rep in reports for r in rep.steps)
-    mismatches = sum(1 for rep in reports for r in rep.steps if not r.matches_expectation)
-    findings = sum(1 for rep in reports for r in rep.steps if r.is_finding)
-    return {
-        "derivations": len(reports), "steps": sum(len(rep.steps) for rep in reports),
+        "derivations": len(reports), "steps": len(results),
         "verdicts": {v.value: verdicts.get(v.value, 0) for v in Verdict},
-        "findings": findings, "mismatches": mismatches, "load_errors": len(errors),
-        "ok": mismatches == 0 and not errors,
+        "holds_everywhere": sum(1 for r in results if r.holds_everywhere),
+        "under_hypotheses": sum(1 for r in results if r.under_hypotheses),
+        "evidence_only": sum(1 for r in results if r.evidence_only),
+        "findings": len(findings),
+        "findings_reproduced": sum(1 for r in findings if r.matches_expectation),
+        "mismatches": mismatches, "load_errors": len(errors),
+        "not_proved": not_proved, "require_proof": bool(require_proof),
+        "ok": mismatches == 0 and not errors and not (require_proof and not_proved),
     }
 
 
-def json_report(reports, errors, *, dps=None) -> str:
+def summary_line(s: dict) -> str:
+    """The one-line summary of :func:`summary`, scope first::
+
+        212 of 317 steps hold for every parameter value; 96 checked at points only;
+        9 findings reproduced
+    """
+    parts = [f"{s['holds_everywhere']} of {s['steps']} steps hold for every parameter value"]
+    if s["under_hypotheses"]:
+        parts.append(f"{s['under_hypotheses']} hold only under unproved hypotheses")
+    parts.append(f"{s['evidence_only']} checked at points only")
+    parts.append(f"{s['findings_reproduced']} findings reproduced"
+                 if s["findings_reproduced"] == s["findings"] else
+                 f"{s['findings_reproduced']} of {s['findings']} findings reproduced")
+    if s["mismatches"]:
+        parts.append(f"{s['mismatches']} verdict(s) do NOT match their expectations")
+    if s["load_errors"]:
+        parts.append(f"{s['load_errors']} file(s) failed to load")
+    if s["require_proof"] and s["not_proved"]:
+        parts.append(f"--require-proof: {s['not_proved']} step(s) do not hold for every "
+                     "parameter value")
+    return "; ".join(parts)
+
+
+def verdict_counts_line(s: dict) -> str:
+    """``317 steps in 72 derivations: 87 PROVED, 7 CERTIFIED, ...; all verdicts match their
+    expectations`` (non-zero counts)."""
+    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n) or "no verdicts"
+    if s["mismatches"]:
+        match = f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    elif s["load_errors"]:  # what was checked matches, but not everything was checked
+        match = ("nothing was checked" if not s["steps"] else
+                 "the verdicts of the files that loaded match their expectations")
+    else:
+        match = "all verdicts match their expectations"
+    return f"{s['steps']} steps in {s['derivations']} derivations: {counts}; {match}"
+
+
+def json_report(reports, errors, *, dps=None, require_proof: bool = False) -> str:
     """The JSON document of the module docstring; ``dps`` (the numeric stage's two
     precisions) is recorded when given."""
+    s = summary(reports, errors, require_proof=require_proof)
+    s["line"] = summary_line(s)
     return json.dumps({
         "schema": SCHEMA, "dps": sorted(int(x) for x in dps) if dps else None,
-        "summary": summary(reports, errors),
+        "summary": s,
         "derivations": [derivation_dict(r) for r in reports],
         "load_errors": [{"path": e.path, "error": e.error} for e in errors],
     }, indent=2, sort_keys=False)
@@ -141,10 +204,14 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def text_report(reports, errors, *, verbose: bool = False) -> str:
+def text_report(reports, errors, *, verbose: bool = False, require_proof: bool = False) -> str:
+    """The table of ``symdp check``: one line per step (verdict, detail), the findings, the
+    steps that rest on unproved hypotheses (and, with ``require_proof``, every step that does
+    not hold for every parameter value), then the summary line (:func:`summary_line`)."""
     lines = []
     width = 100 if not verbose else 10_000
-    header = f"{'derivation':<44} {'step':>4}  {'verdict':<10}  detail"
+    vw = max([len(r.verdict.value) + 1 for rep in reports for r in rep.steps] + [7])
+    header = f"{'derivation':<44} {'step':>4}  {'verdict':<{vw}}  detail"
     lines.append(header)
     lines.append("-" * len(header))
     for rep in reports:
@@ -153,11 +220,11 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
                 r.expected.value if r.expected else "to hold")
             name = rep.derivation.id if i == 0 else ""
             verdict = r.verdict.value + ("*" if r.is_finding else "")
-            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<10}  "
-                         f"{_clip(r.detail, width)}{mark}")
+            detail = r.detail + (f" [under: {'; '.join(r.hypotheses)}]" if r.hypotheses else "")
+            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<{vw}}  "
+                         f"{_clip(detail, width)}{mark}")
             if verbose:
-                lines.append(f"{'':<44} {'':>4}  {'':<10}  {sp.sstr(step.lhs)} {step.relation} "
-                             f"{sp.sstr(step.rhs)}   [{step.rule}]")
+                lines.append(f"{'':<44} {'':>4}  {'':<{vw}}  {_formula(step)}   [{step.rule}]")
     findings = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps) if r.is_finding]
     if findings:
         lines.append("")
@@ -168,16 +235,36 @@ def text_report(reports, errors, *, verbose: bool = False) -> str:
             lines.append(f"  {rep.derivation.id}, step {i + 1} [{status}]: {step.note or step.rule}")
             if r.counterexample:
                 cx = r.counterexample
-                point = ", ".join(f"{k}={v}" for k, v in cx.point.items())
+                point = ", ".join(f"{k}={v}" for k, v in cx.point.items()) or "(no parameters)"
                 lines.append(f"    counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}")
+    hypothesised = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
+                    if r.hypotheses and r.verdict.supports]
+    if hypothesised:
+        lines.append("")
+        lines.append("UNPROVED HYPOTHESES (the verdict holds only where these hold):")
+        for rep, i, r in hypothesised:
+            lines.append(f"  {rep.derivation.id}, step {i + 1}: {r.label}")
+    if require_proof:
+        short = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps)
+                 if r.matches_expectation and not r.meets(require_proof=True)]
+        if short:
+            lines.append("")
+            lines.append("NOT PROVED (--require-proof: these steps do not hold for every "
+                         "parameter value):")
+            for rep, i, r in short:
+                lines.append(f"  {rep.derivation.id}, step {i + 1}: {r.label}: {r.scope}")
     for e in errors:
         lines.append(f"LOAD ERROR {e.path}: {e.error}")
-    s = summary(reports, errors)
-    counts = ", ".join(f"{n} {v}" for v, n in s["verdicts"].items() if n)
-    verdict_line = "all verdicts match their expectations" if s["mismatches"] == 0 else \
-        f"{s['mismatches']} verdict(s) do NOT match their expectations"
+    s = summary(reports, errors, require_proof=require_proof)
     lines.append("")
-    lines.append(f"{s['derivations']} derivations, {s['steps']} steps: {counts}; "
-                 f"{s['findings']} findings; {verdict_line}"
-                 + (f"; {s['load_errors']} file(s) failed to load" if errors else ""))
+    lines.append(verdict_counts_line(s))
+    lines.append(summary_line(s))
     return "\n".join(lines)
+
+
+def _formula(step) -> str:
+    """``lhs REL rhs`` of a step: SymPy objects (a check) or the strings of a record."""
+    lhs, rhs = step.lhs, step.rhs
+    lhs = lhs if isinstance(lhs, str) else sp.sstr(lhs)
+    rhs = rhs if isinstance(rhs, str) else sp.sstr(rhs)
+    return f"{lhs} {step.relation} {rhs}"

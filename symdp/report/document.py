@@ -16,11 +16,11 @@ Everything is deterministic: no dates, no timings.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from ..core.errors import DerivationError
 from ..proof.verdict import Verdict
+from .check_output import summary, summary_line
 from .latex import PREAMBLE_MACROS, identifier, step_display_latex, text
 from .views import DerivationView, ReportView, view_of_derivation, view_of_report
 
@@ -38,7 +38,7 @@ PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \sloppy
 """ + PREAMBLE_MACROS + "\n"
 
-_VERDICT_WORD = {v: v.value for v in Verdict}
+_VERDICT_WORD = {v: text(v.value) for v in Verdict}  # CHECKED\_AT\_POINTS: escaped
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,17 @@ def _counterexample(cx) -> str:
 
 
 def _verdict(result) -> str:
+    """The verdict, its unproved hypotheses if any, and its scope in words."""
     word = r"\textbf{%s}" % _VERDICT_WORD[result.verdict]
+    if result.hypotheses and result.verdict.supports:
+        word += r" \textbf{under:} " + "; ".join(text(h) for h in result.hypotheses)
     if result.is_finding:
         word += " (recorded finding" + ("" if result.matches_expectation else
                                         r", \textbf{no longer reproduces}") + ")"
     elif not result.matches_expectation:
         expected = result.expected.value if result.expected else "to hold"
         word += r" \textbf{--- MISMATCH: expected %s}" % text(expected)
-    return word
+    return word + r" --- \emph{%s}" % text(result.scope)
 
 
 def _hypotheses(d: DerivationView) -> str:
@@ -139,8 +142,9 @@ def _derivation_section(rep: ReportView) -> str:
     else:
         lines.append(r"\textit{Independent claims} (the steps do not chain).\\")
     if results is not None:
-        lines.append(r"\textit{Verdict of the %s:} \textbf{%s}" % (
-            "chain" if d.chained else "claims", rep.conclusion_verdict.value))
+        lines.append(r"\textit{Verdict of the %s:} \textbf{%s} --- \emph{%s}" % (
+            "chain" if d.chained else "claims", text(rep.conclusion_verdict.value),
+            text(rep.conclusion_scope)))
     else:
         lines.append(r"\textit{Not checked} (layout only).")
     if d.notes:
@@ -167,22 +171,20 @@ def _derivation_section(rep: ReportView) -> str:
 
 
 def summary_counts(reports, errors=()) -> dict:
-    verdicts = Counter(r.verdict for rep in reports for r in rep.steps)
-    return {
-        "derivations": len(reports),
-        "steps": sum(len(rep.steps) for rep in reports),
-        "verdicts": {v: verdicts.get(v, 0) for v in Verdict},
-        "findings": sum(1 for rep in reports for r in rep.steps if r.is_finding),
-        "mismatches": sum(1 for rep in reports for r in rep.steps if not r.matches_expectation),
-        "load_errors": len(errors),
-    }
+    """The counts of ``symdp check`` (:func:`symdp.report.check_output.summary`), verdicts
+    keyed by :class:`Verdict`."""
+    s = dict(summary(reports, errors))
+    s["verdicts"] = {Verdict(v): n for v, n in s["verdicts"].items()}
+    return s
 
 
 def summary_section(reports, errors=(), *, dps=None) -> str:
-    s = summary_counts(reports, errors)
-    rows = " \\\\\n".join(f"{v.value} & {n}" for v, n in s["verdicts"].items())
+    s = summary(reports, errors)
+    rows = " \\\\\n".join(f"{text(v)} & {n}" for v, n in s["verdicts"].items())
     ok = s["mismatches"] == 0 and not errors
     lines = [r"\section*{Summary}",
+             r"\textbf{%s.}" % text(summary_line(s)),
+             "",
              f"{s['derivations']} derivations, {s['steps']} steps, {s['findings']} recorded "
              f"findings. "
              + (r"\textbf{Every verdict matches its expectation.}" if ok else
@@ -209,7 +211,7 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
         for rep, i, r in mismatched:
             expected = r.expected.value if r.expected else "to hold"
             lines.append(r"\item %s, step %d: %s, expected %s" % (
-                identifier(rep.derivation.id), i + 1, r.verdict.value, text(expected)))
+                identifier(rep.derivation.id), i + 1, text(r.label), text(expected)))
         lines.append(r"\end{itemize}")
     if errors:
         lines.append(r"\paragraph{Files that failed to load.}")
@@ -235,7 +237,7 @@ def findings_section(reports) -> str:
         step = rep.derivation.steps[i]
         status = "reproduced" if r.matches_expectation else r"\textbf{no longer reproduces}"
         lines.append(r"\item \textbf{%s}, step %d (%s, verdict %s): %s" % (
-            identifier(rep.derivation.id), i + 1, status, r.verdict.value,
+            identifier(rep.derivation.id), i + 1, status, text(r.verdict.value),
             text(step.note or step.rule)))
         lines.append(r"\begin{align*}")
         lines.append(_step_rows(step))

@@ -4,9 +4,12 @@ The file is validated field by field before anything is typeset: a file that is 
 has another schema, or lacks a field the document needs raises :class:`ReportInputError`
 with one line naming the file and the first problem (exit 2 on the command line).  Text
 fields stay plain strings here; the document escapes them when it typesets them.  LaTeX
-fields are taken as SymPy printed them (the file is trusted to come from ``symdp check``;
-a hand-edited formula that does not compile fails in ``pdflatex``, named by its first
-error).
+fields are untrusted: each must lie in the subset of LaTeX that SymPy prints
+(:func:`~symdp.report.safe_latex.check_formula_latex`; no ``\\input``, ``\\write``,
+``\\catcode``, ...), else the file is refused naming the field.  A formula in that subset
+that still does not compile fails in ``pdflatex``, named by its first error.  The file may
+be at most :data:`MAX_JSON_BYTES` bytes and nested at most :data:`MAX_JSON_DEPTH` deep; it
+must be a regular file (a device such as ``/dev/zero`` or a FIFO is refused, not read).
 """
 
 from __future__ import annotations
@@ -19,13 +22,20 @@ from ..core.errors import SymdpError
 from ..proof.derivation import LATEX_RELATION
 from .check_output import SCHEMA
 from ..proof.verdict import Counterexample, StepResult, Verdict
+from .safe_latex import UnsafeLatexError, check_formula_latex
 from .views import DerivationView, ReportView, StepView
 
-__all__ = ["ReportInputError", "CheckJson", "load_check_json", "parse_check_json"]
+__all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "ReportInputError", "CheckJson",
+           "load_check_json", "parse_check_json"]
+
+#: the largest ``--from-json`` file read (a report of every proof in proofs/ is ~1 MB)
+MAX_JSON_BYTES = 64 * 1024 * 1024
+#: the deepest nesting of arrays and objects accepted (the schema needs 9)
+MAX_JSON_DEPTH = 32
 
 
 class ReportInputError(SymdpError, ValueError):
-    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/1`` report."""
+    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/2`` report."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,14 @@ class _Fields:
                 raise _Bad(f"{self._path(key)}[{i}] is {type(item).__name__}, not str")
         return tuple(value)
 
+    def latex(self, key):
+        """A formula field, checked against the LaTeX subset symdp prints."""
+        return _safe(self.get(key, str), self._path(key))
+
+    def latex_strings(self, key):
+        return tuple(_safe(v, f"{self._path(key)}[{i}]")
+                     for i, v in enumerate(self.strings(key)))
+
     def sub(self, key, *, optional=False):
         value = self.get(key, dict, optional=optional)
         return None if value is None else _Fields(value, self._path(key))
@@ -88,6 +106,13 @@ class _Fields:
 
 class _Bad(Exception):
     pass
+
+
+def _safe(latex: str, where: str) -> str:
+    try:
+        return check_formula_latex(latex)
+    except UnsafeLatexError as exc:
+        raise _Bad(f"{where} {exc}: not LaTeX that symdp check writes") from None
 
 
 def _verdict(value, where) -> Verdict:
@@ -115,7 +140,7 @@ def _terms(f: _Fields):
         if not (isinstance(t, list) and len(t) == 2 and t[0] in ("+", "-")
                 and isinstance(t[1], str)):
             raise _Bad(f"{f._path('rhs_latex_terms')}[{i}] is not a [sign, latex] pair")
-        out.append((t[0], t[1]))
+        out.append((t[0], _safe(t[1], f"{f._path('rhs_latex_terms')}[{i}][1]")))
     return tuple(out)
 
 
@@ -130,17 +155,27 @@ def _counterexample(f: _Fields | None):
 
 def _step(f: _Fields):
     view = StepView(_relation(f.get("relation", str), f._path("relation")),
-                    f.get("lhs_latex", str), f.get("rhs_latex", str), _terms(f),
-                    f.strings("side_conditions_latex"), f.get("rule", str),
-                    f.get("note", str))
+                    f.latex("lhs_latex"), f.latex("rhs_latex"), _terms(f),
+                    f.latex_strings("side_conditions_latex"), f.get("rule", str),
+                    f.get("note", str), f.get("lhs", str), f.get("rhs", str),
+                    f.strings("side_conditions"))
     expected = f.get("expected", str, optional=True)
+    certified = f.get("certified", dict, optional=True)
     result = StepResult(
         verdict=_verdict(f.get("verdict", str), f._path("verdict")),
         detail=f.get("detail", str), stage=f.get("stage", str),
         counterexample=_counterexample(f.sub("counterexample", optional=True)),
         expected=None if expected is None else _verdict(expected, f._path("expected")),
         worst_margin=f.get("worst_margin", str, optional=True),
-        points=f.get("points", int, optional=True, default=0))
+        points=f.get("points", int, optional=True, default=0),
+        extra={"certified": certified} if certified is not None else {},
+        hypotheses=f.strings("hypotheses"), facts=f.strings("facts"))
+    # the scope fields must say what the verdict and hypotheses say (a hand-edited
+    # "holds_everywhere": true on evidence at points is refused, never typeset)
+    for key in ("holds_everywhere", "evidence_only", "under_hypotheses"):
+        if f.get(key, bool) != getattr(result, key):
+            raise _Bad(f"{f._path(key)} is {f.get(key, bool)}, but the verdict "
+                       f"{result.label} says {getattr(result, key)}")
     return view, result
 
 
@@ -156,16 +191,31 @@ def _derivation(f: _Fields) -> ReportView:
         raise _Bad(f"{conclusion._path('relation')} is null for a chained derivation")
     if relation is not None:
         _relation(relation, conclusion._path("relation"))
+    domains = f.get("domains", dict)
+    for name, dom in domains.items():
+        if not isinstance(dom, str):
+            raise _Bad(f"{f._path('domains')}.{name} is {type(dom).__name__}, not str")
     view = DerivationView(f.get("id", str), f.get("statement", str), f.get("citation", str),
-                          f.strings("hypotheses_latex"), chained, relation,
-                          f.get("notes", str), tuple(v for v, _ in pairs))
-    return ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
-                      _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+                          f.latex_strings("hypotheses_latex"), chained, relation,
+                          f.get("notes", str), tuple(v for v, _ in pairs),
+                          f.get("statement_latex", str), tuple(domains.items()),
+                          f.strings("constraints"))
+    rep = ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
+                     _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+    if conclusion.get("holds_everywhere", bool) != rep.conclusion_holds_everywhere:
+        raise _Bad(f"{conclusion._path('holds_everywhere')} does not match the verdicts "
+                   "of the steps")
+    return rep
 
 
 def parse_check_json(data, name: str = "the JSON") -> CheckJson:
     """:class:`CheckJson` from the parsed JSON ``data``; ``name`` names it in errors."""
     schema = data.get("schema") if isinstance(data, dict) else None
+    if schema == "symdp-check/1":
+        raise ReportInputError(
+            f"{name} is a symdp-check/1 report, which symdp report no longer reads: its "
+            f"CERTIFIED verdicts do not say whether they cover the whole domain or only "
+            f"sampled points; re-run symdp check --json to write {SCHEMA!r}")
     if schema != SCHEMA:
         found = "no schema" if schema is None else f"schema {schema!r}"
         raise ReportInputError(
@@ -191,19 +241,51 @@ def parse_check_json(data, name: str = "the JSON") -> CheckJson:
     return CheckJson(reports, tuple(errors), tuple(sorted(dps)) if dps else None, summary)
 
 
+def _depth(data) -> int:
+    """How deeply ``data`` nests arrays and objects (iteratively: no recursion limit)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, (list, dict)):
+            deepest = max(deepest, level)
+            if level > MAX_JSON_DEPTH:
+                break
+            stack.extend((v, level + 1) for v in (value.values() if isinstance(value, dict)
+                                                   else value))
+    return deepest
+
+
 def load_check_json(path) -> CheckJson:
     """Read and validate a ``symdp check --json`` file (see :func:`parse_check_json`)."""
+    import os
+    import stat
+
     path = Path(path)
+    name = repr(str(path))
     try:
-        raw = path.read_bytes()
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as fh:
+            mode = os.fstat(fh.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise ReportInputError(f"cannot read {name}: not a regular file (a device, a "
+                                       "FIFO or a directory); give the path of a JSON file")
+            raw = fh.read(MAX_JSON_BYTES + 1)
     except OSError as exc:
-        raise ReportInputError(f"cannot read {str(path)!r}: "
+        raise ReportInputError(f"cannot read {name}: "
                                f"{exc.strerror or type(exc).__name__}") from None
+    if len(raw) > MAX_JSON_BYTES:
+        raise ReportInputError(f"{name} is larger than {MAX_JSON_BYTES} bytes, the limit for a "
+                               "symdp check --json file")
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ReportInputError(f"{str(path)!r} is not UTF-8 text (byte {exc.start})") from None
+        raise ReportInputError(f"{name} is not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{str(path)!r} is not valid JSON: {exc.msg} at line "
+        raise ReportInputError(f"{name} is not valid JSON: {exc.msg} at line "
                                f"{exc.lineno}, column {exc.colno}") from None
-    return parse_check_json(data, repr(str(path)))
+    except RecursionError:
+        raise ReportInputError(f"{name} nests arrays or objects more than "
+                               f"{MAX_JSON_DEPTH} deep") from None
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise ReportInputError(f"{name} nests arrays or objects more than "
+                               f"{MAX_JSON_DEPTH} deep") from None
+    return parse_check_json(data, name)

@@ -1,9 +1,10 @@
 r"""Typesetting pieces of the report: escaped text, and displays that do not overflow.
 
 Text (statements, rules, citations, details, error messages) goes through :func:`text`:
-LaTeX's special characters are escaped (:func:`symdp.proof.latex.escape_text`) and
-non-ASCII characters are either mapped to a LaTeX command (Greek letters, ≤, –, …) or
+LaTeX's special characters are escaped (:data:`_SPECIALS`) and non-ASCII characters are either mapped to a LaTeX command (Greek letters, ≤, –, …) or
 shown as their code point, so that ``pdflatex`` never meets a character it cannot set.
+It is symdp's one text escaper: the report, the derivation fragments of ``symdp latex``
+(:mod:`symdp.report.fragment`) and the views all use it.
 
 Formulas come from ``sympy.latex`` (and the objects' own ``_latex``).  A step is set in
 ``align*`` as ``lhs`` on one line and ``rel rhs`` on the next when it is long, a long
@@ -21,9 +22,8 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE, precedence
 
 from ..proof.derivation import LATEX_RELATION
-from ..proof.latex import escape_text
 
-__all__ = ["text", "identifier", "math", "step_display", "step_display_latex", "visible_width",
+__all__ = ["text", "identifier", "math", "domain_latex", "step_display", "step_display_latex", "visible_width",
            "split_sum", "split_latex", "sum_terms", "PREAMBLE_MACROS"]
 
 #: Macros the report's preamble defines.  ``\symdpfit{...}`` sets its argument in display
@@ -35,6 +35,13 @@ PREAMBLE_MACROS = r"""\newsavebox{\symdpbox}
   \sbox{\symdpbox}{$\displaystyle #1$}%
   \ifdim\wd\symdpbox>\symdpwidth\resizebox{\symdpwidth}{!}{\usebox{\symdpbox}}%
   \else\usebox{\symdpbox}\fi}"""
+
+#: LaTeX's special characters in running text
+_SPECIALS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}",
+}
 
 _UNICODE = {
     # Greek (lower and upper case used in the papers)
@@ -78,8 +85,10 @@ _ASCII_OT1 = {"|": r"\textbar{}", '"': "''"}
 def text(value) -> str:
     """``value`` as LaTeX running text: specials escaped, non-ASCII mapped or shown as U+XXXX."""
     out = []
-    for c in escape_text(str(value)):
-        if c in _ASCII_OT1:
+    for c in str(value):
+        if c in _SPECIALS:
+            out.append(_SPECIALS[c])
+        elif c in _ASCII_OT1:
             out.append(_ASCII_OT1[c])
         elif ord(c) < 128:
             out.append(c if c.isprintable() or c in "\n\t" else " ")
@@ -96,6 +105,11 @@ def identifier(name: str) -> str:
 def math(expr) -> str:
     """The LaTeX of a SymPy object (or a Relational), for use inside math mode."""
     return sp.latex(expr)
+
+
+def domain_latex(symbol: sp.Symbol, domain: sp.Set) -> str:
+    """A hypothesis ``symbol in domain`` in math mode."""
+    return f"{sp.latex(symbol)} \\in {sp.latex(domain)}"
 
 
 _COMMAND = re.compile(r"\\(left|right|mathrm|mathcal|mathbf|operatorname|text|displaystyle)\b")

@@ -1,7 +1,10 @@
 """Compiling a LaTeX file with ``pdflatex`` (TeX Live), honestly.
 
-``pdflatex`` runs with ``-interaction=nonstopmode -halt-on-error`` in the directory of the
-file, twice when the first run asks for a rerun (table of contents, references).  A
+``pdflatex`` runs with ``-interaction=nonstopmode -halt-on-error -no-shell-escape`` in the
+directory of the file (a scratch directory made for the build), with kpathsea's paranoid
+file access (``openin_any=p``, ``openout_any=p``: no absolute paths, no ``..``, no dot
+files), twice when the first run asks for a rerun (table of contents, references), within
+:data:`TIMEOUT_SECONDS` for all runs together (stated when hit; pdflatex is stopped).  A
 failure raises :class:`LatexCompileError` carrying the first LaTeX error of the log
 (the ``! ...`` line and the ``l.N`` line that follows it) and the log's path; a missing
 ``pdflatex`` raises :class:`PdfLatexNotFoundError`.  Nothing is hidden or retried.
@@ -9,8 +12,10 @@ failure raises :class:`LatexCompileError` carrying the first LaTeX error of the 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from ..core.errors import SymdpError
@@ -18,7 +23,9 @@ from ..core.errors import SymdpError
 __all__ = ["PdfLatexNotFoundError", "LatexCompileError", "compile_pdf", "first_latex_error",
            "pdflatex_path", "require_pdflatex"]
 
-TIMEOUT_SECONDS = 300
+#: seconds all pdflatex runs of one document may take together (the report of every proof
+#: in proofs/ compiles in a few seconds)
+TIMEOUT_SECONDS = 120
 
 
 class PdfLatexNotFoundError(SymdpError, FileNotFoundError):
@@ -67,26 +74,38 @@ def first_latex_error(log_text: str) -> str:
     return "no error message in the log (pdflatex exited with an error)"
 
 
-def compile_pdf(tex: Path, *, runs: int = 2) -> Path:
+def _environment() -> dict:
+    """pdflatex's environment: no shell escape, reading and writing only below the build
+    directory (kpathsea's paranoid mode)."""
+    env = dict(os.environ)
+    env.update(openin_any="p", openout_any="p", shell_escape="f")
+    return env
+
+
+def compile_pdf(tex: Path, *, runs: int = 2, timeout: float = TIMEOUT_SECONDS) -> Path:
     """Compile ``tex`` with pdflatex in its directory; return the PDF's path.
 
-    Runs once more (up to ``runs`` in all) while the log asks to rerun.  Raises
-    :class:`PdfLatexNotFoundError` or :class:`LatexCompileError`.
+    Runs once more (up to ``runs`` in all) while the log asks to rerun; all runs together
+    may take ``timeout`` seconds.  Raises :class:`PdfLatexNotFoundError` or
+    :class:`LatexCompileError` (also when the time limit is hit).
     """
     exe = require_pdflatex()
     tex = Path(tex).resolve()
     log = tex.with_suffix(".log")
     pdf = tex.with_suffix(".pdf")
+    deadline = time.monotonic() + timeout
     for run in range(runs):
         try:
             proc = subprocess.run(
                 [exe, "-interaction=nonstopmode", "-halt-on-error", "-no-file-line-error",
-                 tex.name],
+                 "-no-shell-escape", tex.name],
                 cwd=tex.parent, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, timeout=TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            raise LatexCompileError(f"pdflatex did not finish in {TIMEOUT_SECONDS} s",
-                                    log if log.exists() else None) from None
+                stderr=subprocess.STDOUT, env=_environment(),
+                timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:  # subprocess.run has killed pdflatex
+            raise LatexCompileError(f"pdflatex did not finish within the time limit of "
+                                    f"{timeout:g} s; stopped", log if log.exists() else None) \
+                from None
         log_text = log.read_text(errors="replace") if log.exists() else \
             proc.stdout.decode(errors="replace")
         if proc.returncode != 0 or not pdf.exists():

@@ -14,4 +14,3 @@ r"""Privacy amplification by subsampling in f-DP (Dong, Roth, Su 2022, arXiv 190
 from .operator import Subsampled, as_trade_off, inverse_conjugate, is_symmetric, subsample
 
 __all__ = ["Subsampled", "subsample", "as_trade_off", "inverse_conjugate", "is_symmetric"]
-from .formulas import register_formulas  # noqa: E402,F401 - named formulas for symdp latex

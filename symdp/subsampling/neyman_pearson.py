@@ -9,8 +9,8 @@ record shifts the mean by μ, the output laws are
 The likelihood ratio :math:`Q/P = p\,e^{\mu x - \mu^2/2} + 1 - p` increases in x, so the most
 powerful tests are thresholds: :math:`T(P, Q)` rejects for large x and :math:`T(Q, P)` for
 small x.  This module computes both trade-off curves, and the hockey-stick divergences
-:math:`H_\gamma(Q\|P) = \sup_E Q(E) - \gamma P(E)`, with mpmath only (``ncdf``, ``findroot``
-for thresholds, ``quad`` for the divergences) -- no symdp closed form, conjugate or Phi is
+:math:`H_\gamma(Q\|P) = \sup_E Q(E) - \gamma P(E)`, with mpmath only (``ncdf``; ``findroot``
+for thresholds, through :mod:`symdp.numeric.roots`; ``quad`` for the divergences) -- no symdp closed form, conjugate or Phi is
 used -- so that tests can compare :math:`C_p(G_\mu)` and its privacy profile against it.
 All functions compute at the caller's ``mpmath.workdps``.
 """
@@ -18,6 +18,8 @@ All functions compute at the caller's ``mpmath.workdps``.
 from __future__ import annotations
 
 import mpmath
+
+from ..numeric.roots import bisect, increasing_solution
 
 __all__ = ["tradeoff_p_vs_q", "tradeoff_q_vs_p", "hockey_stick"]
 
@@ -34,22 +36,6 @@ def _laws(mu, p):
     return cdf_p, cdf_q
 
 
-def _threshold(g, target):
-    """t with g(t) = target for an increasing CDF-like g, by bracketed bisection then secant."""
-    lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
-    while g(lo) > target:
-        lo *= 2
-    while g(hi) < target:
-        hi *= 2
-    for _ in range(mpmath.mp.prec + 20):
-        mid = (lo + hi) / 2
-        if g(mid) < target:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
 def tradeoff_p_vs_q(mu, p, a):
     r""":math:`T(P, Q)(a)`: reject when x > t with :math:`P(X > t) = a`; type II error
     :math:`Q(X \le t)`."""
@@ -59,7 +45,7 @@ def tradeoff_p_vs_q(mu, p, a):
         return mpmath.mpf(1)
     if a >= 1:
         return mpmath.mpf(0)
-    t = _threshold(cdf_p, 1 - a)
+    t = increasing_solution(cdf_p, 1 - a)      # P(X > t) = a
     return cdf_q(t)
 
 
@@ -72,7 +58,7 @@ def tradeoff_q_vs_p(mu, p, a):
         return mpmath.mpf(1)
     if a >= 1:
         return mpmath.mpf(0)
-    t = _threshold(cdf_q, a)
+    t = increasing_solution(cdf_q, a)          # Q(X < t) = a
     return 1 - cdf_p(t)
 
 
@@ -104,12 +90,8 @@ def hockey_stick(mu, p, gamma, *, reverse=False):
         if integrand(mpmath.mpf(0)) <= 0:
             return mpmath.mpf(0)
         return mpmath.quad(integrand, [-mpmath.inf, 0, mpmath.inf])
-    for _ in range(mpmath.mp.prec + 20):
-        mid = (lo + hi) / 2
-        if (integrand(mid) > 0) == (integrand(hi) > 0):
-            hi = mid
-        else:
-            lo = mid
+    positive_at_hi = integrand(hi) > 0
+    lo, hi = bisect(lambda mid: (integrand(mid) > 0) == positive_at_hi, lo, hi, mpmath.mp.prec + 20)
     x0 = (lo + hi) / 2
     if not reverse:
         return mpmath.quad(integrand, [x0, x0 + 10, mpmath.inf])

@@ -53,13 +53,14 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core.errors import NotATradeOffFunctionError
+from ..tradeoff.assumptions import Assumption
 from ..tradeoff.base import (InverseAt, Piece, TradeOff, alpha, decide_nonnegative, piece,
                              privacy_profile as _profile_from_pieces, varepsilon)
 from ..tradeoff.base import conjugate as _conjugate_from_pieces
 from ..tradeoff.families import Identity
 from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
 from ..tradeoff.solve import phi_normal_form, solve_for
-from ..core.validation import probability
+from ..core.validation import expression_or_number, probability
 
 _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
@@ -69,7 +70,8 @@ __all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_c
 
 def as_trade_off(f) -> TradeOff:
     """``f`` as a :class:`TradeOff`: trade-off objects pass through, a SymPy expression in
-    ``alpha`` is validated against Prop. 2.2 (``TradeOff(expr)``); anything else is an error.
+    ``alpha`` becomes ``TradeOff(expr)`` (its Prop. 2.2 conditions are assumptions that the
+    derivations using it check or carry); anything else is an error.
 
     ``min{f, g}`` (:class:`PointwiseMin`) is not convex, so not a trade-off function.
     """
@@ -87,14 +89,11 @@ def as_trade_off(f) -> TradeOff:
 
 
 def is_symmetric(f: TradeOff) -> bool:
-    """True when ``f = f^{-1}`` is known: by construction (the families, C_p itself) or
-    proved by the check cascade (:meth:`TradeOff.is_symmetric`); False otherwise."""
-    if getattr(f, "symmetric_by_construction", False):
-        return True
-    try:
-        return f.is_symmetric() is True
-    except (NotImplementedError, ValueError, TypeError):
-        return False
+    """True when ``f = f^{-1}`` is known: by construction (the families, C_p itself) or shown
+    for every value by :func:`symdp.proof.claims.validate_tradeoff` (``proved_symmetric``);
+    False otherwise (objects never run the checker)."""
+    return bool(getattr(f, "symmetric_by_construction", False)
+                or getattr(f, "proved_symmetric", False))
 
 
 def inverse_conjugate(g: TradeOff, y) -> sp.Expr:
@@ -133,9 +132,16 @@ def _generic_point(symbols, conditions) -> dict:
     raise NotImplementedError(f"no admissible values found for {', '.join(map(str, symbols))}")
 
 
+def _point_text(point: dict) -> str:
+    return ", ".join(f"{s.name}={v}" for s, v in sorted(point.items(), key=lambda kv: kv[0].name))
+
+
 class _Ordering:
     """Decides ``a <= b`` between piece boundaries and the fixed point: symbolically when
-    SymPy can, else at an admissible witness point, recording the assumption made."""
+    SymPy can, else at an admissible witness point.  A choice made at a witness point is
+    recorded as an :class:`~symdp.tradeoff.assumptions.Assumption` -- the non-strict relation
+    the chosen branch needs (at equality both branches give the same pieces) -- for the
+    proof layer to check over the domain or to carry as a hypothesis."""
 
     def __init__(self, conditions):
         self.conditions = tuple(conditions)
@@ -151,7 +157,10 @@ class _Ordering:
         point = _generic_point(symbols, self.conditions)
         value = sp.N((b - a).xreplace(point), 30)
         holds = bool(value >= 0)
-        self.assumed.append(f"{a} {'<=' if holds else '>'} {b}")
+        self.assumed.append(Assumption(
+            sp.Le(a, b, evaluate=False) if holds else sp.Le(b, a, evaluate=False),
+            "C_p(f), Eq. 14: the order of a piece end and the fixed point x*, chosen at the "
+            f"witness point {_point_text(point)} (SymPy could not decide it)"))
         return holds
 
 
@@ -184,10 +193,22 @@ def _invert(q: Piece, fp: TradeOff, order: _Ordering) -> sp.Expr:
                   <= hi + sp.Float("1e-20")]
         if len(inside) == 1:
             if symbols:
-                order.assumed.append(f"the inverse of {q.g.expr} on [{q.lo}, {q.hi}] is the root "
-                                     f"{inside[0]} (the one inside the piece at {point})")
+                order.assumed.extend(_root_assumptions(q, inside[0], point))
             return _tidy(inside[0])
     return InverseAt(fp, _a)
+
+
+def _root_assumptions(q: Piece, root, point) -> tuple:
+    r"""The claim that ``root`` (in :math:`a`) is the inverse of the decreasing piece
+    :math:`g` on [lo, hi]: for every a in [g(hi), g(lo)], :math:`lo \le root(a) \le hi`
+    (g(root(a)) = a holds for every root; the root in the piece is the inverse there)."""
+    a = sp.Dummy("a", real=True)
+    r = root.xreplace({_a: a})
+    where = (sp.Ge(a, q.at(q.hi)), sp.Le(a, q.at(q.lo)))
+    reason = (f"C_p(f), Eq. 14: the root of the quadratic {sp.sstr(q.g.expr)} = a that inverts "
+              f"the piece, chosen at the witness point {_point_text(point)}")
+    return (Assumption(sp.Ge(r, q.lo, evaluate=False), reason, ((a, sp.Interval(0, 1)),), where),
+            Assumption(sp.Le(r, q.hi, evaluate=False), reason, ((a, sp.Interval(0, 1)),), where))
 
 
 # Eq. 14's pieces by (f, p): equal objects are rebuilt often (a proof step is re-created with
@@ -299,7 +320,7 @@ class Subsampled(TradeOff):
         middle = [piece(xs, fxs, xs + fxs - _t, _t)]
         f0 = _tidy(fp.pieces()[0].at(sp.S.Zero))  # f_p(0), from the first piece's formula
         tail = [] if f0 == 1 else [piece(f0, 1, sp.S.Zero, _t)]
-        self._assumed = tuple(order.assumed)
+        self._assumed = tuple(dict.fromkeys(order.assumed))  # each choice once
         self._pieces = tuple(left + middle + right + tail)
         if len(_PIECES_CACHE) >= _PIECES_CACHE_SIZE:
             _PIECES_CACHE.pop(next(iter(_PIECES_CACHE)))
@@ -308,10 +329,16 @@ class Subsampled(TradeOff):
 
     @property
     def assumptions(self) -> tuple:
-        """Orderings (and roots) that SymPy could not decide for symbolic parameters and that
-        were read off at an admissible witness point to build the pieces (empty for numbers)."""
+        """:class:`~symdp.tradeoff.assumptions.Assumption` records: the orderings (and roots)
+        that SymPy could not decide for symbolic parameters and that were chosen at an
+        admissible witness point to build the Eq. 14 pieces (empty for numbers, and for the
+        definition route).  The proof layer checks them over a step's domain or carries
+        them as hypotheses of its verdict (:mod:`symdp.proof.obligations`)."""
+        conditions = super().assumptions  # p <= 1, the base's own conditions
+        if not self.has_closed_form:
+            return conditions
         self.pieces()
-        return getattr(self, "_assumed", ())
+        return conditions + getattr(self, "_assumed", ())
 
     def expr(self, x=alpha):
         """Eq. 14 as a Piecewise for symmetric f; the envelope (unevaluated) otherwise."""
@@ -340,7 +367,7 @@ class Subsampled(TradeOff):
     def conjugate(self, y) -> sp.Expr:
         r""":math:`C_p(f)^*(y)`: the Legendre transform of the Eq. 14 pieces when each has a
         closed-form stationary point, else :math:`\max\{f_p^*(y), (f_p^{-1})^*(y)\}`."""
-        y = sp.sympify(y)
+        y = expression_or_number("y", y)
         if self.has_closed_form:
             try:
                 return _conjugate_from_pieces(self, y)
@@ -357,6 +384,7 @@ class Subsampled(TradeOff):
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^{\varepsilon})` (Prop. 2.12)."""
+        eps = expression_or_number("eps", eps, lower=0)
         if self.has_closed_form:
             try:
                 return _profile_from_pieces(self, eps)

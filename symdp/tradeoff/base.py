@@ -25,7 +25,10 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
-from .numeric import decreasing_inverse, mp_callable, to_mpf
+from ..core.validation import expression_or_number, precision
+from ..numeric.digits import with_digits
+from ..numeric.mp_compiler import mp_callable, to_mpf
+from ..numeric.roots import decreasing_inverse
 from .solve import phi_normal_form, solve_for
 
 #: The type-I error, the variable of every trade-off function.
@@ -66,7 +69,7 @@ class TradeOff(sp.Basic):
     symmetric_by_construction = False
 
     def __new__(cls, *args, conditions=(), **kwargs):
-        if cls is TradeOff:  # TradeOff(expr): a user-supplied function, validated (Prop. 2.2)
+        if cls is TradeOff:  # TradeOff(expr): a user-supplied function (Prop. 2.2: symdp.proof.claims)
             from .custom import UserTradeOff
 
             return UserTradeOff(*args, **kwargs)
@@ -79,6 +82,20 @@ class TradeOff(sp.Basic):
     def conditions(self) -> tuple:
         """Constraints on symbolic parameters that could not be decided (recorded, not assumed)."""
         return getattr(self, "_conditions", ())
+
+    @property
+    def assumptions(self) -> tuple:
+        """Facts the object rests on but did not prove
+        (:class:`~symdp.tradeoff.assumptions.Assumption`): by default its :attr:`conditions`,
+        the constraints on symbolic parameters it could not decide (``delta <= 1``).  The
+        proof layer checks them over a step's domain or carries them as hypotheses of its
+        verdict."""
+        from .assumptions import Assumption
+
+        reason = (f"a condition on the parameters of {type(self).__name__} that it could not "
+                  "decide (recorded, not assumed)")
+        return tuple(Assumption(c, reason) for c in self.conditions
+                     if isinstance(c, sp.core.relational.Relational))
 
     def pieces(self) -> list[Piece]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -98,21 +115,27 @@ class TradeOff(sp.Basic):
 
     # ------------------------------------------------------------ evaluation
     def evaluate(self, x, dps: int | None = None):
-        """f(x): exact when ``dps`` is None and the value is exact, else an mpf at ``dps`` digits.
+        """f(x), exactly or to ``dps`` digits.
 
-        Precision is scoped (``mpmath.workdps``); the caller's precision is untouched.
+        With ``dps`` None and an exact ``x``, the exact value when it is an elementary
+        closed form (rationals, e, pi, exp, log and powers: ``EpsDelta(1, "0.1")`` at 1/20
+        gives ``9/10 - E/20``); otherwise an mpf computed at ``dps`` digits (15 when None)
+        that prints those digits (:class:`~symdp.numeric.digits.Digits`).  Precision is
+        scoped (``mpmath.workdps``); the caller's precision is untouched.
         """
         x = _check_alpha(x)
+        if dps is not None:
+            dps = precision("dps", dps)
         if dps is None:
-            value = sp.simplify(self.expr(x)) if x.is_Rational else self.expr(x)
-            if value.is_Rational:
-                return value
+            if x.is_Rational:
+                value = sp.simplify(self.expr(x))
+                if _is_elementary_number(value):
+                    return value
             dps = 15
         with mpmath.workdps(dps + 10):
             fn = mp_callable((alpha,), self.expr(alpha))
             value = fn(to_mpf(x))
-        with mpmath.workdps(dps):
-            return +mpmath.mpf(value)
+        return with_digits(value, dps)
 
     def evaluate_many(self, points, dps: int = 50) -> list:
         """f at many points to ``dps`` correct digits, by ball arithmetic
@@ -145,25 +168,12 @@ class TradeOff(sp.Basic):
 
     def conjugate(self, y) -> sp.Expr:
         r"""The convex conjugate :math:`f^*(y) = \sup_{0 \le x \le 1} (yx - f(x))`."""
-        return conjugate(self, sp.sympify(y))
+        return conjugate(self, expression_or_number("y", y))
 
     def privacy_profile(self, eps=varepsilon) -> sp.Expr:
         r""":math:`\delta(\varepsilon) = 1 + f^*(-e^{\varepsilon})` (Prop. 2.12), simplified for
-        :math:`\varepsilon \ge 0`."""
-        return privacy_profile(self, eps)
-
-    def dominates(self, other: "TradeOff", hypotheses: dict | None = None):
-        """Check ``self >= other`` on [0, 1] (self is at least as private); a StepResult."""
-        from .operators import compare
-
-        return compare(self, other, ">=", hypotheses)
-
-    def is_symmetric(self) -> bool | None:
-        """True if ``f = f^{-1}`` is proved, False if refuted, None if undecided."""
-        from .operators import symmetry_result
-
-        verdict = symmetry_result(self).verdict.value
-        return {"PROVED": True, "REFUTED": False}.get(verdict)
+        :math:`\varepsilon \ge 0` (a number ``eps`` must be ``>= 0``)."""
+        return privacy_profile(self, expression_or_number("eps", eps, lower=0))
 
     # ------------------------------------------------------------ printing
     def _latex_name(self, printer) -> str:  # pragma: no cover - abstract
@@ -175,6 +185,25 @@ class TradeOff(sp.Basic):
 
     def _repr_latex_(self):
         return "$\\displaystyle %s$" % sp.latex(self)
+
+
+_ELEMENTARY = (sp.exp, sp.log)
+
+
+def _is_elementary_number(value) -> bool:
+    """An exact real number written with rationals, e, pi, exp, log and powers only (no
+    Float, no Piecewise or Max left undecided, no special function)."""
+    if not isinstance(value, sp.Expr) or not value.is_number or value.has(sp.Float):
+        return False
+    if value.is_real is not True:
+        return False
+    for node in sp.preorder_traversal(value):
+        if isinstance(node, (sp.Rational, sp.Add, sp.Mul, sp.Pow)) or node in (sp.E, sp.pi):
+            continue
+        if isinstance(node, sp.Function) and node.func in _ELEMENTARY:
+            continue
+        return False
+    return True
 
 
 class TradeOffAt(sp.Expr):
@@ -208,6 +237,15 @@ class TradeOffAt(sp.Expr):
         x = self.point.doit(**hints) if hints.get("deep", True) else self.point
         return self.function.expr(x)
 
+    # hooks of the numeric layer (symdp.numeric knows no trade-off objects)
+    def _arb_compile_(self, compiler):
+        """Ball evaluation through the closed form."""
+        return compiler(self.doit())
+
+    def _mpmath_compile_(self, compiler):
+        """mpmath evaluation: f's compiled function (compiled on first use) at the point."""
+        return compiler.deferred(self.function.mp_function), (self.point,)
+
     def _eval_evalf(self, prec):
         x = self.point.evalf(prec)
         if not x.is_Number:
@@ -229,7 +267,7 @@ class InverseAt(sp.Expr):
     r""":math:`f^{-1}(a) = \inf\{t : f(t) \le a\}` kept exact where no closed form exists.
 
     Evaluated by bracketed root-finding on [0, 1] at the requested precision
-    (:func:`symdp.tradeoff.numeric.decreasing_inverse`).
+    (:func:`symdp.numeric.roots.decreasing_inverse`).
     """
 
     is_commutative = True
@@ -250,6 +288,17 @@ class InverseAt(sp.Expr):
             func = f.mp_function()
             value = decreasing_inverse(func, to_mpf(a))
         return sp.Float(value, dps + 5)
+
+    # hooks of the numeric layer
+    def _arb_compile_(self, compiler):
+        """A certified ball of the infimum (root isolation on f's closed form)."""
+        f, a = self.args
+        return compiler.decreasing_inverse(self, f.expr, a)
+
+    def _mpmath_compile_(self, compiler):
+        """mpmath evaluation: bracketed root-finding on f's compiled function."""
+        f, a = self.args
+        return compiler.decreasing_inverse(f.mp_function), (a,)
 
     def _latex(self, printer, exp=None):
         body = r"%s^{-1}\left(%s\right)" % (printer._print(self.args[0]), printer._print(self.args[1]))
@@ -446,6 +495,10 @@ class ConjugateAt(sp.Expr):
 
     def _eval_evalf(self, prec):
         return self.doit()._eval_evalf(prec)
+
+    def _arb_compile_(self, compiler):
+        """Ball evaluation through the Legendre transform's closed form."""
+        return compiler(self.doit())
 
     def _latex(self, printer, exp=None):
         name = printer._print(self.args[0])

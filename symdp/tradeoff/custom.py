@@ -1,9 +1,8 @@
-r"""User-supplied trade-off functions, validated against Prop. 2.2.
+r"""User-supplied trade-off functions and the conditions of Prop. 2.2 they rest on.
 
 Dong, Roth, Su 2022 (arXiv 1905.02383v3), Prop. 2.2: f : [0,1] -> [0,1] is a
 trade-off function iff it is convex, continuous, non-increasing and
-:math:`f(\alpha) \le 1-\alpha`.  Each condition is checked piece by piece with
-the proof engine:
+:math:`f(\alpha) \le 1-\alpha`.  Piece by piece:
 
 =================  =====================================================
 continuous         pieces meet at their breakpoints; no singularity inside
@@ -12,33 +11,27 @@ convex             g'' >= 0 on each piece; slopes increase across breakpoints
 bounded            0 <= g <= 1 - alpha
 =================  =====================================================
 
-A refuted condition raises :class:`NotATradeOffFunctionError` naming it, with
-the counterexample.  A condition that is only checked numerically (or not
-decided) is *not* guessed: the object records it in ``validation`` and a
-:class:`UndecidedConditionWarning` names it; ``strict=True`` turns that into
-an error instead.
+``TradeOff(expr)`` builds the object without running the checker (objects never do,
+issue #13).  Until a condition is shown for every value it is one of the object's
+``assumptions`` (:class:`~symdp.tradeoff.assumptions.Assumption`): every derivation that uses
+the object checks it over its own domain or carries it as a hypothesis of its verdict.
+:func:`symdp.proof.claims.validate_tradeoff` checks the conditions at once: a refuted one
+raises :class:`NotATradeOffFunctionError` with the counterexample; one that holds only at
+points, or is undecided, is named in an :class:`UndecidedConditionWarning` (``strict=True``:
+an error) and stays an assumption.
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
-
 import sympy as sp
 
-from ..core.errors import InvalidParameterError, NotATradeOffFunctionError
+from ..core.errors import InvalidParameterError, NotATradeOffFunctionError  # noqa: F401
+from .assumptions import Assumption
 from .base import Piece, TradeOff, alpha
 
 
 class UndecidedConditionWarning(UserWarning):
     """A condition of Prop. 2.2 holds only numerically or could not be decided."""
-
-
-@dataclass(frozen=True)
-class ConditionResult:
-    condition: str
-    verdict: str
-    detail: str
 
 
 def _split_pieces(expr: sp.Expr, x: sp.Symbol) -> list[tuple]:
@@ -65,15 +58,24 @@ def _split_pieces(expr: sp.Expr, x: sp.Symbol) -> list[tuple]:
     raise InvalidParameterError("f: the last Piecewise branch must have the condition True")
 
 
-class UserTradeOff(TradeOff):
-    """``TradeOff(expr, variable=alpha, domains=None, strict=False)``; see the module doc."""
+_VALIDATED: dict = {}  # Lambda -> (validation, symmetric): what validate_tradeoff established
 
-    def __new__(cls, expr, variable=alpha, domains=None, strict=False, _validated=None):
+
+class UserTradeOff(TradeOff):
+    """``TradeOff(expr, variable=alpha, domains=None)``; see the module doc.
+
+    ``validation`` is None until :func:`symdp.proof.claims.validate_tradeoff` has checked
+    Prop. 2.2 (then a tuple of condition results with verdict and scope).
+    """
+
+    def __new__(cls, expr, variable=alpha, domains=None, _validated=None, _symmetric=False):
         from ..core.validation import to_exact
 
         if isinstance(expr, str):
             raise InvalidParameterError("f must be a SymPy expression; parse text with "
                                         "symdp.parsing.parse_formula first")
+        if isinstance(expr, sp.Lambda):  # rebuilt by SymPy from its args (xreplace, subs)
+            variable, expr = expr.variables[0], expr.expr
         expr = to_exact("f", expr) if not isinstance(expr, sp.Basic) else expr
         if not isinstance(variable, sp.Symbol):
             raise InvalidParameterError(f"variable must be a Symbol; got variable={variable!r}")
@@ -81,29 +83,22 @@ class UserTradeOff(TradeOff):
         if expr.has(sp.nan) or expr.has(sp.zoo):
             raise InvalidParameterError(f"f must be finite; got f={expr}")
         domains = dict(domains or {})
-        params = expr.free_symbols - {alpha}
-        missing = [s.name for s in params if s not in domains]
-        if missing:
-            raise InvalidParameterError(
-                f"f: give a domain for the parameter(s) {', '.join(sorted(missing))} "
-                f"(domains={{symbol: Interval}}) so that Prop. 2.2 can be checked")
         obj = super().__new__(cls, sp.Lambda(alpha, expr))
         obj._domains = domains
         obj._pieces = [Piece(lo, hi, sp.Lambda(alpha, g)) for lo, hi, g in _split_pieces(expr, alpha)]
-        obj.validation = _validated if _validated is not None else _validate(obj, domains)
-        refuted = [c for c in obj.validation if c.verdict == "REFUTED"]
-        if refuted:
-            c = refuted[0]
-            raise NotATradeOffFunctionError(
-                f"f is not a trade-off function (Prop. 2.2): it is not {c.condition}; {c.detail}")
-        open_ = [c for c in obj.validation if c.verdict not in ("PROVED", "ENUMERATED")]
-        if open_:
-            names = "; ".join(f"{c.condition}: {c.verdict} ({c.detail})" for c in open_)
-            if strict:
-                raise NotATradeOffFunctionError(f"f: Prop. 2.2 not proved: {names}")
-            warnings.warn(f"Prop. 2.2 conditions not proved symbolically: {names}",
-                          UndecidedConditionWarning, stacklevel=2)
+        if _validated is not None:
+            _VALIDATED[obj.args[0]] = (tuple(_validated), bool(_symmetric))
+        obj.validation, obj.proved_symmetric = _VALIDATED.get(obj.args[0], (None, False))
         return obj
+
+    @property
+    def assumptions(self) -> tuple:
+        """The conditions of Prop. 2.2 not shown for every value (all of them until
+        :func:`symdp.proof.claims.validate_tradeoff` has run), each for every alpha in the
+        piece it speaks of."""
+        shown = {c.condition for c in (self.validation or ()) if c.holds_everywhere}
+        return super().assumptions + tuple(a for name, a in prop_2_2_conditions(self)
+                                           if name not in shown)
 
     def pieces(self):
         return list(self._pieces)
@@ -118,65 +113,28 @@ class UserTradeOff(TradeOff):
         return "TradeOff(%s)" % printer._print(self.args[0].expr)
 
 
-def _validate(f: UserTradeOff, domains: dict) -> tuple:
-    from ..proof import Derivation, Step, Verdict, check_derivation
-
-    results = []
-    pieces = f.pieces()
-
-    def run(name, steps, extra_hyp=None):
-        hyp = dict(domains)
-        hyp[alpha] = sp.Interval(0, 1)
-        if extra_hyp:
-            hyp.update(extra_hyp)
-        verdicts = []
-        for step in steps:
-            d = Derivation("prop_2_2", name, "Prop. 2.2", hyp, (step,))
-            verdicts.append(check_derivation(d, points=16).steps[0])
-        worst = min(verdicts, key=lambda r: r.verdict.strength)
-        results.append(ConditionResult(name, worst.verdict.value, worst.detail))
-
-    # continuity
-    cont = []
-    for a, b in zip(pieces, pieces[1:]):
-        cont.append(Step(a.at(a.hi), "=", b.at(b.lo), f"pieces meet at alpha = {a.hi}"))
-    singular = []
-    for pc in pieces:
-        domain = sp.calculus.util.continuous_domain(pc.g.expr, alpha, sp.Interval(0, 1)) \
-            if not pc.g.expr.free_symbols - {alpha} else None
-        if domain is not None and isinstance(pc.lo, sp.Number) and isinstance(pc.hi, sp.Number) \
-                and not sp.Interval(pc.lo, pc.hi).is_subset(domain):
-            singular.append(f"not continuous on [{pc.lo}, {pc.hi}]")
-    if singular:
-        results.append(ConditionResult("continuous", "REFUTED", singular[0]))
-    elif cont:
-        run("continuous", cont)
-    else:
-        results.append(ConditionResult("continuous", "PROVED", "one analytic piece"))
-
+def prop_2_2_conditions(f: TradeOff) -> list:
+    """``(condition name, Assumption)`` for every condition of Prop. 2.2 on the pieces of f,
+    each in a bound variable ``a`` ranging over the piece (Dong, Roth, Su 2022, Prop. 2.2)."""
+    a = sp.Dummy("alpha", real=True)
+    over = ((a, sp.Interval(0, 1)),)
+    reason = "Prop. 2.2 for a user-supplied TradeOff(expr), not yet shown for every value"
+    out = []
+    pieces = [pc for pc in f.pieces()]
+    for left, right in zip(pieces, pieces[1:]):
+        out.append(("continuous", Assumption(sp.Eq(left.at(left.hi), right.at(right.lo),
+                                                   evaluate=False), reason)))
+        slope_l = sp.diff(left.at(a), a).subs(a, left.hi)
+        slope_r = sp.diff(right.at(a), a).subs(a, right.lo)
+        out.append(("convex", Assumption(sp.Le(slope_l, slope_r, evaluate=False), reason)))
     for pc in pieces:
         if pc.lo == pc.hi:
             continue
-        g = pc.at(alpha)
-        # the piece's interval as alpha's domain when it is numeric, else side conditions
-        if pc.lo.is_number and pc.hi.is_number:
-            where, extra = (), {alpha: sp.Interval(pc.lo, pc.hi)}
-        else:
-            where, extra = (sp.Ge(alpha, pc.lo), sp.Le(alpha, pc.hi)), None
-        for name, step in (
-                ("non-increasing", Step(sp.diff(g, alpha), "<=", sp.S.Zero, "f' <= 0", where)),
-                ("convex", Step(sp.diff(g, alpha, 2), ">=", sp.S.Zero, "f'' >= 0", where)),
-                ("at most 1 - alpha", Step(g, "<=", 1 - alpha, "f <= Id", where)),
-                ("non-negative", Step(g, ">=", sp.S.Zero, "f >= 0", where))):
-            run(name, [step], extra)
-    for a, b in zip(pieces, pieces[1:]):
-        left = sp.diff(a.at(alpha), alpha).subs(alpha, a.hi)
-        right = sp.diff(b.at(alpha), alpha).subs(alpha, b.lo)
-        run("convex", [Step(left, "<=", right, "slopes increase at the breakpoint")])
-    # merge repeated condition names, keeping the weakest verdict
-    order = [v.value for v in sorted(Verdict, key=lambda v: v.strength)]
-    merged = {}
-    for r in results:
-        if r.condition not in merged or order.index(r.verdict) < order.index(merged[r.condition].verdict):
-            merged[r.condition] = r
-    return tuple(merged.values())
+        g = pc.at(a)
+        where = (sp.Ge(a, pc.lo), sp.Le(a, pc.hi))
+        for name, claim in (("non-increasing", sp.Le(sp.diff(g, a), 0, evaluate=False)),
+                            ("convex", sp.Ge(sp.diff(g, a, 2), 0, evaluate=False)),
+                            ("at most 1 - alpha", sp.Le(g, 1 - a, evaluate=False)),
+                            ("non-negative", sp.Ge(g, 0, evaluate=False))):
+            out.append((name, Assumption(claim, reason, over, where)))
+    return [(n, x) for n, x in out if x.claim is not sp.true]

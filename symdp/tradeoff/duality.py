@@ -22,6 +22,8 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import precision
+from ..numeric.digits import with_digits
 from .base import TradeOff, _simplify, alpha, varepsilon
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
 from .solve import phi_normal_form, solve_for
@@ -67,13 +69,12 @@ class ProfileTradeOff(TradeOff):
         from .base import _check_alpha
 
         x = _check_alpha(x)
-        dps = 15 if dps is None else dps
+        dps = 15 if dps is None else precision("dps", dps)
         if self.delta.expr.free_symbols - set(self.delta.variables):
             raise InvalidParameterError("delta(eps) has free parameters; substitute them first")
         with mpmath.workdps(dps + 15):
             value = sup_of_eps_delta_family(self.delta, to_mpf(x))
-        with mpmath.workdps(dps):
-            return +value
+        return with_digits(value, dps)
 
     def _latex_name(self, printer):
         return r"\sup_{\varepsilon \ge 0} f_{\varepsilon,%s}" % printer._print(

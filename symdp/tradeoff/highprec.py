@@ -25,6 +25,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.symbols import alpha
+from ..core.validation import precision
+from ..numeric.digits import with_digits
 
 __all__ = ["evaluate_many"]
 
@@ -66,7 +68,8 @@ def _exact(value, index: int) -> sp.Rational:
 
 
 def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> list:
-    r"""``[f(a) for a in points]`` as mpmath numbers with ``dps`` correct significant digits.
+    r"""``[f(a) for a in points]`` as mpmath numbers with ``dps`` correct significant digits
+    (:class:`~symdp.numeric.digits.Digits`: they print those ``dps`` digits).
 
     ``f`` is a :class:`~symdp.tradeoff.base.TradeOff` with numeric parameters; ``points``
     are numbers in [0, 1] (int, Fraction, SymPy Rational, decimal strings, floats and mpf
@@ -81,8 +84,7 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
     from ..numeric.balls import UNAVAILABLE, arb, digits_to_bits, point_ball, working_bits
     from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 
-    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
-        raise InvalidParameterError(f"dps must be an integer >= 1; got dps={dps!r}")
+    dps = precision("dps", dps)
     if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
         raise InvalidParameterError(f"points must be a sequence of numbers in [0, 1]; got "
                                     f"{type(points).__name__} {points!r}")
@@ -126,8 +128,8 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
                 mp_fn = mp_fn or f.mp_function()
                 settled[i] = mp_fn(mpmath.mpf(a.p) / a.q)
             counts["mpmath"] += 1
-    with mpmath.workdps(dps):   # each value rounded once, to dps digits
-        out = [mpmath.mpf(v) if isinstance(v, tuple) else +v for v in settled]
+    with mpmath.workdps(dps):   # each value rounded once, to dps digits (and printing them)
+        out = [with_digits(mpmath.mpf(v) if isinstance(v, tuple) else v, dps) for v in settled]
     if stats is not None:
         stats.update(counts)
     return out

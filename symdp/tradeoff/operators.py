@@ -12,7 +12,8 @@ import functools
 import mpmath
 import sympy as sp
 
-from ..core.validation import probability
+from ..core.validation import expression_or_number, precision, probability
+from ..numeric.digits import with_digits
 from .base import InverseAt, Piece, TradeOff, _simplify, alpha, conjugate, piece
 from .families import Identity
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
@@ -150,7 +151,7 @@ class PointwiseMin(TradeOff):
         raise NotImplementedError("min{f, g} is not convex; use its conjugate or envelope")
 
     def conjugate(self, y):
-        y = sp.sympify(y)
+        y = expression_or_number("y", y)
         return sp.Max(self.args[0].conjugate(y), self.args[1].conjugate(y))
 
     def _latex_name(self, printer):
@@ -188,11 +189,10 @@ class ConvexEnvelope(TradeOff):
         return EnvelopeAt(self, sp.sympify(x))
 
     def evaluate(self, x, dps=None):
-        dps = 15 if dps is None else dps
+        dps = 15 if dps is None else precision("dps", dps)
         with mpmath.workdps(dps + 15):
             value = envelope_value(self.base, to_mpf(sp.sympify(x)))
-        with mpmath.workdps(dps):
-            return +value
+        return with_digits(value, dps)
 
     def _latex_name(self, printer):
         return r"\left(%s\right)^{**}" % printer._print(self.base)
@@ -246,36 +246,3 @@ def envelope_value(h: TradeOff, x):
 def _sup_at_zero(h):
     """h**(0) = h(0) for a function continuous at 0 from the right (trade-off pieces)."""
     return to_mpf(sp.simplify(h.expr(sp.S.Zero)))
-
-
-def symmetry_result(f: TradeOff):
-    """Check ``f = f^{-1}`` on [0, 1] with the proof engine (verdict and detail)."""
-    from ..proof import Derivation, Step, check_derivation
-
-    hyp = {alpha: sp.Interval(0, 1)}
-    for s in f.free_symbols:
-        hyp[s] = sp.Interval(0, sp.oo) if s.name not in ("delta", "p") else sp.Interval(0, 1)
-    d = Derivation("symmetry", "f = f^{-1}", "Eq. 4", hyp,
-                   (Step(Inverse(f).expr(alpha), "=", f.expr(alpha), "inverse"),))
-    return check_derivation(d).steps[0]
-
-
-def compare(f: TradeOff, g: TradeOff, relation: str = ">=", hypotheses: dict | None = None):
-    r"""Check ``f(alpha) REL g(alpha)`` for every alpha in [0, 1] with the proof engine.
-
-    ``f >= g`` means f is *more private* than g (Dong, Roth, Su 2022, Def. 2.3).
-    Symbolic parameters need domains in ``hypotheses`` (a dict Symbol -> SymPy set).
-    Returns the :class:`~symdp.proof.StepResult` (verdict, detail, counterexample).
-    """
-    from ..core.errors import InvalidParameterError
-    from ..proof import Derivation, Step, check_derivation
-
-    hyp = {alpha: sp.Interval(0, 1)}
-    hyp.update(hypotheses or {})
-    missing = (f.free_symbols | g.free_symbols) - set(hyp)
-    if missing:
-        names = ", ".join(sorted(s.name for s in missing))
-        raise InvalidParameterError(f"hypotheses must give a domain for {names}")
-    d = Derivation("pointwise_comparison", f"{f} {relation} {g} on [0, 1]", "Def. 2.3", hyp,
-                   (Step(f(alpha), relation, g(alpha), "pointwise comparison"),))
-    return check_derivation(d).steps[0]

@@ -41,6 +41,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
+from ..numeric.roots import decreasing_inverse_array
 
 __all__ = ["eps_delta", "subsampled_eps_delta", "gaussian", "normal_cdf", "normal_quantile",
            "decreasing_inverse", "vectorize"]
@@ -164,23 +165,9 @@ def gaussian(alpha, mu):
 
 # ---------------------------------------------------------------- generic: from the pieces
 
-def decreasing_inverse(func, a, *, iterations: int = 64):
-    r""":math:`\inf\{t \in [0, 1] : f(t) \le a\}` for a non-increasing array function ``func``,
-    for every entry of ``a`` at once: bisection on the predicate :math:`f(t) \le a` (the
-    array version of :func:`symdp.tradeoff.numeric.decreasing_inverse`).  64 halvings
-    of [0, 1] reach the spacing of doubles near 1; the result is the right end of the
-    final bracket, so :math:`f(t) \le a` holds at it.
-    """
-    a = np.asarray(a, dtype=float)
-    lo = np.zeros_like(a)
-    hi = np.ones_like(a)
-    at_zero = func(lo) <= a
-    for _ in range(iterations):
-        mid = (lo + hi) / 2
-        below = func(mid) <= a
-        hi = np.where(below, mid, hi)
-        lo = np.where(below, lo, mid)
-    return np.where(at_zero, 0.0, hi)
+#: :math:`\inf\{t \in [0, 1] : f(t) \le a\}` on arrays (bisection on the predicate; from
+#: :mod:`symdp.numeric.roots`, the one root-finding module)
+decreasing_inverse = decreasing_inverse_array
 
 
 def _numpy_namespace():

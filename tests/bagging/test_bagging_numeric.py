@@ -134,11 +134,15 @@ def test_bad_epsilons_raise(at, name):
 
 
 def test_huge_epsilon_is_exact_and_quick():
-    a = analyse(Bagging(10, 2), at=("1e99999",), dps=40)
+    # the largest size the number syntax accepts (symdp.core.validation: 1e1000); beyond it, a
+    # clear error naming the parameter (issue #14: every input's size is bounded)
+    with pytest.raises(InvalidParameterError, match="eps must be between"):
+        analyse(Bagging(10, 2), at=("1e99999",), dps=40)
+    a = analyse(Bagging(10, 2), at=("1e999",), dps=40)
     orderings = a.profile[0].orderings
     assert orderings["remove_Dprime_first"].decimal() == orderings["add_D_first"].decimal() == "0"
     assert orderings["remove_D_first"].exact == sp.Rational(19, 100)
-    assert a.profile[0].eps_value.decimal().endswith("e+99999")
+    assert a.profile[0].eps_value.decimal().endswith("e+999")
 
 
 @pytest.mark.parametrize("dps", [0, -3, "x", 2.5])

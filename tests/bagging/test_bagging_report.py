@@ -10,11 +10,21 @@ import sys
 import mpmath
 import pytest
 
-from symdp.bagging.report import configuration, report
+from symdp.bagging.report import report as bagging_report
+from symdp.bagging.schemes import Bagging, Sampling
 from symdp.cli import bagging as cli
+from symdp.cli.arguments import bagging_configuration, integer_argument
 from symdp.core.errors import InvalidParameterError
 
 BIG = "1000000000000000000"
+
+
+def report(n, k, models="1", without_replacement=False, joint=None, at=None, dps="40",
+           as_json=False):
+    """What ``symdp bagging`` does with its flags: parse, then report."""
+    dps = integer_argument("dps", dps)
+    bagging = bagging_configuration(n, k, models, without_replacement, joint)
+    return bagging_report(bagging, at, dps, as_json=as_json)
 
 
 def _significant_digits(text: str) -> int:
@@ -89,10 +99,21 @@ def test_bad_input_raises_naming_the_parameter(args, start):
     assert str(info.value).startswith(start)
 
 
-def test_scientific_integers_are_accepted():
-    assert configuration("1e18", "1e3").n == 10 ** 18
-    with pytest.raises(InvalidParameterError, match="n must be an integer"):
-        configuration("1.5e0", "2")
+def test_report_takes_a_validated_configuration():
+    d = json.loads(bagging_report(Bagging(100, 3, 4, Sampling.WITHOUT_REPLACEMENT_JOINT),
+                                  at=["0"], dps=30, as_json=True))
+    assert d["parameters"]["total_draws"] == 12
+    assert d["exact"]["tv"].startswith("0.12000000000")          # q(n) = N k / n = 12/100
+    with pytest.raises(InvalidParameterError, match="dps must be"):
+        bagging_report(Bagging(100, 3), dps=0)
+
+
+def test_tv_latex_uses_the_papers_operator():
+    # "operator b" with replacement (proof of Thm. 2), "operator a" without (Thm. 3)
+    wr = json.loads(bagging_report(Bagging(100, 3), as_json=True))["latex"]["tv"]
+    wo = json.loads(bagging_report(Bagging(100, 3, 1, Sampling.WITHOUT_REPLACEMENT_JOINT),
+                                   as_json=True))["latex"]["tv"]
+    assert "b(D), b(D')" in wr and "a(D), a(D')" in wo and "b(" not in wo
 
 
 def _parser():

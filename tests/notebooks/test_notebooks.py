@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_three_notebooks():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03"]
+def test_the_notebooks_are_there():
+    assert {"01", "02", "03", "04", "05"} <= {p.name[:2] for p in NOTEBOOKS}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

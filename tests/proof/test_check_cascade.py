@@ -108,11 +108,11 @@ def test_mutated_real_steps_are_refuted(index):
 
 
 def test_off_by_one_in_a_real_count_is_refuted_by_enumeration():
-    from symdp.bagging.enumerated import GammaCount
+    from symdp.bagging.enumerated import RegionCount
 
     (d,) = [d for d in load_file(ROOT / "proofs" / "bagging_counts.py")
-            if any(s.lhs.atoms(GammaCount) for s in d.steps)][:1]
-    step = next(s for s in d.steps if isinstance(s.lhs, GammaCount))
+            if any(s.lhs.atoms(RegionCount) for s in d.steps)][:1]
+    step = next(s for s in d.steps if isinstance(s.lhs, RegionCount))
     nn, kk = sorted(step.free_symbols, key=lambda s: s.name)[::-1][:2]  # n, k
     for mutant_rhs in (step.rhs + 1, step.rhs.xreplace({kk: kk + 1})):
         md = Derivation(d.id, d.statement, d.citation, d.hypotheses,

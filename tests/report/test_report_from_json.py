@@ -74,7 +74,7 @@ def _report(*args):
 def test_json_carries_what_the_document_needs(checked):
     _, path = checked
     data = json.loads(path.read_text())
-    assert data["schema"] == "symdp-check/1" and data["dps"] == [30, 60]
+    assert data["schema"] == "symdp-check/2" and data["dps"] == [30, 60]
     claims, chain = data["derivations"]
     assert claims["chained"] is False and chain["chained"] is True
     assert claims["notes"] == "notes with _under_scores_ and $dollars$"
@@ -123,7 +123,7 @@ def test_special_characters_are_escaped_and_compile(checked, tmp_path, capsys):
 def test_recorded_mismatch_exits_1_and_is_shown(checked, tmp_path):
     _, path = checked
     data = json.loads(path.read_text())
-    data["derivations"][1]["steps"][0]["verdict"] = "REFUTED"
+    data["derivations"][1]["steps"][0].update(verdict="REFUTED", holds_everywhere=False)
     changed = tmp_path / "mismatch.json"
     changed.write_text(json.dumps(data))
     assert _report("--from-json", changed, "--out", tmp_path / "r", "--no-figures") == 1
@@ -145,7 +145,8 @@ def _one_line_exit_2(capsys, *args):
     ("[]", "no schema"),
     ('{"schema": "symdp-check/0", "derivations": []}', "schema 'symdp-check/0'"),
     ('{"schema": "other/1"}', "schema 'other/1'"),
-    ('{"schema": "symdp-check/1"}', "derivations is missing"),
+    ('{"schema": "symdp-check/2"}', "derivations is missing"),
+    ('{"schema": "symdp-check/1", "derivations": []}', "re-run symdp check --json"),
     ("\udcff", "not UTF-8"),
 ])
 def test_bad_json_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, content, words):
@@ -164,6 +165,14 @@ def test_bad_json_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, conten
     (lambda d: d["derivations"][0]["steps"][0].update(relation="~"), "not a relation"),
     (lambda d: d["derivations"][0].update(chained="yes"), "chained is str, not bool"),
     (lambda d: d["derivations"][0]["steps"][0].update(points=True), "points is bool, not int"),
+    # scope fields that contradict the verdict (evidence passed off as holding) are refused
+    (lambda d: d["derivations"][0]["steps"][0].update(verdict="NUMERIC_AT_POINTS"),
+     "holds_everywhere is True, but the verdict NUMERIC_AT_POINTS says False"),
+    (lambda d: d["derivations"][0]["steps"][0].update(hypotheses=["x <= 1/2"]),
+     "holds_everywhere is True, but the verdict PROVED under: x <= 1/2 says False"),
+    (lambda d: d["derivations"][0]["conclusion"].update(holds_everywhere=False),
+     "conclusion.holds_everywhere does not match"),
+    (lambda d: d["derivations"][0].pop("domains"), "derivations[0].domains is missing"),
 ])
 def test_incomplete_or_wrong_fields_name_the_field(checked, tmp_path, capsys, edit, words):
     _, path = checked

@@ -5,8 +5,7 @@ import pytest
 import sympy as sp
 
 from symdp import InvalidParameterError, Phi
-from symdp.proof import Verdict
-from symdp.tradeoff import EpsDelta, Gaussian, Identity, Laplace, alpha, from_privacy_profile
+from symdp.tradeoff import EpsDelta, Gaussian, Laplace, alpha, from_privacy_profile
 
 eps = sp.Symbol("varepsilon")
 
@@ -59,12 +58,3 @@ def test_free_parameters_must_be_substituted_before_numerics():
     mu = sp.Symbol("mu", positive=True)
     with pytest.raises(InvalidParameterError):
         from_privacy_profile(Gaussian(mu).privacy_profile(eps), eps).evaluate(sp.Rational(1, 2))
-
-
-def test_dominates_orders_families_and_refutes_the_reverse():
-    assert Identity().dominates(Gaussian(1)).verdict.supports
-    assert Gaussian(1).dominates(Gaussian(2)).verdict.supports
-    r = Gaussian(2).dominates(Gaussian(1))
-    assert r.verdict is Verdict.REFUTED and r.counterexample is not None
-    with pytest.raises(InvalidParameterError, match="domain for mu"):
-        Gaussian(sp.Symbol("mu")).dominates(Gaussian(1))

@@ -1,8 +1,8 @@
 """``evaluate_many``: 50-digit values by ball arithmetic, against independent references.
 
 References: G_mu(a) = Phi(Phi^{-1}(1 - a) - mu) written with mpmath's ``ncdf`` and
-``erfinv`` at 80 digits; C_p(f) from its definition route (the biconjugate, golden section on
-the conjugate) for one point and from the mpmath route of Eq. 14 at 80 digits for many;
+``erfinv`` at 80 digits; C_p(f) from its definition (the envelope's chord, written out by
+hand) for one point and from the mpmath route of Eq. 14 at 80 digits for many;
 exact values where f is rational at rational points.
 """
 
@@ -53,9 +53,16 @@ def test_subsampled_gaussian_matches_the_mpmath_route_and_the_definition():
         refs = [fn(mpmath.mpf(a.p) / a.q) for a in points]
     for a, v, ref in zip(points, values, refs):
         assert _agree(v, ref, 50), a
-    # one point against Def. 4.1 itself: min{f_p, f_p^{-1}}** by golden section (30 digits)
-    (v,) = evaluate_many(C, [R(1, 3)], 30)
-    assert _agree(v, C.definition().evaluate(R(1, 3), dps=30), 25)
+    # one point against Def. 4.1 by hand, not through symdp: f_p = p G_1 + (1 - p) Id is convex
+    # and symmetric about the diagonal to f_p^{-1}, so the envelope of min{f_p, f_p^{-1}} is the
+    # chord of slope -1 touching f_p where G_1' = -1, i.e. at x* = Phi(-1/2) (G_1(x*) = x*);
+    # 1/3 lies in [x*, f_p(x*)] = [0.309, 0.615], where C(a) = x* + f_p(x*) - a.
+    (v,) = evaluate_many(C, [R(1, 3)], 50)
+    with mpmath.workdps(80):
+        x_star, p = mpmath.ncdf(-mpmath.mpf(1) / 2), mpmath.mpf(1) / 5
+        chord = x_star + (p * x_star + (1 - p) * (1 - x_star)) - mpmath.mpf(1) / 3
+        assert x_star < mpmath.mpf(1) / 3 < p * x_star + (1 - p) * (1 - x_star)
+    assert _agree(v, chord, 50)
 
 
 def test_exact_values_and_input_types():

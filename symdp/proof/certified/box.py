@@ -48,6 +48,7 @@ import sympy as sp
 from ...core.errors import InvalidParameterError
 from ...numeric.balls import arb, fmpq, hull, working_bits
 from ...numeric.ball_compiler import BallCondition, UnsupportedExpression, compile_ball
+from .ranges import Range
 
 DEFAULT_MAX_BOXES = 3000
 DEFAULT_BITS = 96
@@ -56,80 +57,6 @@ MAX_DIMENSION = 3
 
 
 # ------------------------------------------------------------------ boxes
-
-@dataclass(frozen=True)
-class Range:
-    """One parameter's range ``[lo, hi]`` (SymPy numbers, ``oo`` allowed), integer or real."""
-
-    symbol: sp.Symbol
-    lo: sp.Expr
-    hi: sp.Expr
-    integer: bool = False
-
-    def __post_init__(self):
-        lo, hi = sp.sympify(self.lo), sp.sympify(self.hi)
-        object.__setattr__(self, "lo", lo)
-        object.__setattr__(self, "hi", hi)
-        name = self.symbol.name
-        for end, value in (("lower", lo), ("upper", hi)):
-            if not (value.is_real or value in (sp.oo, -sp.oo)) or value.is_number is False:
-                raise InvalidParameterError(f"the {end} bound of {name} must be a real number; "
-                                            f"got {name}={value}")
-        if lo == sp.oo or hi == -sp.oo:
-            raise InvalidParameterError(f"{name} has no finite values in {lo}..{hi}")
-        if (lo > hi) == sp.true:
-            raise InvalidParameterError(f"the range of {name} must have lower <= upper; "
-                                        f"got {name}={lo}..{hi}")
-        if lo == -sp.oo and hi == sp.oo:
-            raise InvalidParameterError(f"{name} is unbounded at both ends: no change of variables "
-                                        f"maps it to a box; give a finite range (got {name}=-oo..oo)")
-        if self.integer and lo == -sp.oo:
-            raise InvalidParameterError(f"integer {name} needs a finite lower bound; got {name}={lo}..{hi}")
-
-    @property
-    def bounded(self) -> bool:
-        return self.lo.is_finite and self.hi.is_finite
-
-    def text(self) -> str:
-        kind = " (integer)" if self.integer else ""
-        lo = "-oo" if self.lo == -sp.oo else str(self.lo)
-        hi = "oo" if self.hi == sp.oo else str(self.hi)
-        return f"{self.symbol.name} in [{lo}, {hi}]{kind}"
-
-
-def parse_range(text: str, symbols: dict | None = None, integers=()) -> Range:
-    """``"p=0..1"``, ``"eps=0..oo"``, ``"n=2..1000"`` -> :class:`Range` (no eval).
-
-    Bounds are exact decimals, fractions ``a/b`` or ``oo``/``inf``.
-    """
-    if "=" not in text or ".." not in text:
-        raise InvalidParameterError(f'a box range reads "name=lo..hi"; got {text!r}')
-    name, _, span = text.partition("=")
-    name = name.strip()
-    lo_text, _, hi_text = span.partition("..")
-    if not name.isidentifier():
-        raise InvalidParameterError(f"a box range needs a parameter name; got {text!r}")
-    symbol = (symbols or {}).get(name, sp.Symbol(name, real=True))
-    return Range(symbol, _bound(lo_text, name), _bound(hi_text, name), integer=name in integers)
-
-
-def _bound(text: str, name: str):
-    t = text.strip().lower().replace(" ", "")
-    sign = -1 if t.startswith("-") else 1
-    body = t.lstrip("+-")
-    if body in ("oo", "inf", "infinity", "∞"):
-        return sign * sp.oo
-    try:
-        if "/" in body:
-            num, den = body.split("/", 1)
-            value = Fraction(num) / Fraction(den)
-        else:
-            value = Fraction(body)
-    except (ValueError, ZeroDivisionError):
-        raise InvalidParameterError(f"a bound of {name} must be a number, a fraction or oo; "
-                                    f"got {text!r}") from None
-    return sign * sp.Rational(value.numerator, value.denominator)
-
 
 def range_from_domain(symbol, domain: sp.Set, integer: bool) -> Range | None:
     """The closure of an Interval/Range domain as a :class:`Range` (None for other sets)."""

@@ -1,0 +1,283 @@
+r"""``symdp account``: certified bounds on epsilon(delta) or delta(eps) of DP-SGD-like compositions.
+
+    symdp account --poisson-gaussian --sigma 1 --q 0.01 --steps 1000 --delta 1e-5 [--compare]
+    symdp account --uniform-gaussian --sigma 1 --p 0.01 --steps 1000 --eps 2
+    symdp account --schedule phases.json --delta 1e-5       # [{"sigma":..,"q":..,"steps":..}, ...]
+
+Both ends of the printed bracket are proved (docs/accountant.md); ``--compare`` adds
+what the CLT (GDP), RDP and dp_accounting say, each marked bound or approximation.
+Supported: sigma in [0.5, 10], q (or p) in [1e-4, 0.5], eps <= 20, delta >= 1e-12.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from fractions import Fraction
+
+from ..core.errors import InvalidParameterError
+
+
+def add_mechanism_arguments(p):
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--poisson-gaussian", action="store_true",
+                      help="Poisson subsampling with rate --q, add/remove adjacency (default)")
+    kind.add_argument("--uniform-gaussian", action="store_true",
+                      help="sampling a fraction --p without replacement, replace-one adjacency")
+    p.add_argument("--sigma", metavar="S", help="noise multiplier (0.5 to 10)")
+    p.add_argument("--q", metavar="Q", help="Poisson sampling rate (1e-4 to 0.5)")
+    p.add_argument("--p", metavar="P", help="sampled fraction for --uniform-gaussian (1e-4 to 0.5)")
+    p.add_argument("--steps", metavar="T", help="number of steps (compositions)")
+    p.add_argument("--schedule", metavar="FILE",
+                   help='phases instead of --sigma/--q/--steps: a JSON list of {"sigma", "q" (or "p"), '
+                        '"steps"} objects, or a CSV with the header sigma,q,steps')
+    p.add_argument("--precision", type=int, default=2, metavar="N",
+                   help="grid level 0-6 (h = 2^-(9+N)); higher is tighter and slower (default 2)")
+    p.add_argument("--json", action="store_true", help="print a JSON record")
+
+
+def number(name: str, text) -> Fraction:
+    """A decimal typed by the user as an exact rational (never eval'd)."""
+    if text is None:
+        raise InvalidParameterError(f"--{name} is required")
+    try:
+        value = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise InvalidParameterError(f"--{name} must be a decimal number; got --{name}={text!r}") from None
+    return value
+
+
+def integer(name: str, text) -> int:
+    value = number(name, text)
+    if value.denominator != 1:
+        raise InvalidParameterError(f"--{name} must be an integer; got --{name}={text!r}")
+    return int(value)
+
+
+def read_phases(args):
+    """[(sigma, q, steps)] and the phase objects of symdp.accountant."""
+    from ..accountant import poisson_gaussian, uniform_gaussian
+
+    uniform = bool(args.uniform_gaussian)
+    rate = "p" if uniform else "q"
+    if args.schedule:
+        if args.sigma or args.q or args.p or args.steps:
+            raise InvalidParameterError("--schedule replaces --sigma/--q/--p/--steps; give one or the other")
+        rows = _read_schedule(args.schedule, rate)
+    else:
+        if uniform and args.q:
+            raise InvalidParameterError("--uniform-gaussian takes --p (the sampled fraction), not --q")
+        if not uniform and args.p:
+            raise InvalidParameterError("--poisson-gaussian takes --q (the sampling rate), not --p")
+        rows = [(args.sigma, getattr(args, rate), args.steps)]
+    phases, raw = [], []
+    for sigma, q, steps in rows:
+        s, r, t = number("sigma", sigma), number(rate, q), integer("steps", steps)
+        phases.append(uniform_gaussian(s, r, t) if uniform else poisson_gaussian(s, r, t))
+        raw.append((s, r, t))
+    return raw, phases, uniform
+
+
+def _read_schedule(path, rate):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise InvalidParameterError(f"--schedule: cannot read {path!r} ({exc.strerror})") from None
+    rows = []
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidParameterError(f"--schedule: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        for i, item in enumerate(data):
+            if not isinstance(item, dict) or not {"sigma", rate, "steps"} <= set(item):
+                raise InvalidParameterError(f"--schedule: phase {i + 1} must be an object with keys "
+                                            f"sigma, {rate}, steps; got {item!r}")
+            rows.append((str(item["sigma"]), str(item[rate]), str(item["steps"])))
+    else:
+        reader = csv.DictReader(text.splitlines())
+        if not reader.fieldnames or not {"sigma", rate, "steps"} <= {f.strip() for f in reader.fieldnames}:
+            raise InvalidParameterError(f"--schedule: the CSV header must name sigma,{rate},steps; "
+                                        f"got {reader.fieldnames!r}")
+        for row in reader:
+            row = {k.strip(): v for k, v in row.items() if k}
+            rows.append((row["sigma"], row[rate], row["steps"]))
+    if not rows:
+        raise InvalidParameterError("--schedule: no phases in the file")
+    return rows
+
+
+def fmt(x, direction: str, digits: int = 7) -> str:
+    """A rational printed with ``digits`` significant digits, rounded ``down`` or ``up``,
+    so a printed bound is still a bound."""
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = ROUND_FLOOR if direction == "down" else ROUND_CEILING
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+    return format(value, "g") if abs(value) < Decimal("1e-4") else format(value, "f")
+
+
+def exact_str(x: Fraction) -> str:
+    """An exact rational as the decimal it is (1/100 -> "0.01"), or "n/d" if not a decimal."""
+    x = Fraction(x)
+    d, twos, fives = x.denominator, 0, 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    places = max(twos, fives)
+    with localcontext() as ctx:
+        ctx.prec = 10 ** 4
+        return format(Decimal(x.numerator) / Decimal(x.denominator), "f") if places else str(x.numerator)
+
+
+class Progress:
+    """Progress lines on stderr, only when it is a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def __call__(self, message: str):
+        if self.enabled:
+            sys.stderr.write("\r\033[K" + message)
+            sys.stderr.flush()
+
+    def done(self):
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("account", help="certified (eps, delta) of a subsampled Gaussian composition",
+                              description="Certified two-sided bounds on epsilon(delta) or delta(eps) of a "
+                                          "T-fold composition of the subsampled Gaussian. Exit 0, or 2 on "
+                                          "input errors.")
+    add_mechanism_arguments(p)
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--delta", metavar="D", help="bound epsilon at this delta (>= 1e-12)")
+    target.add_argument("--eps", metavar="E", help="bound delta at this epsilon (0 to 20)")
+    p.add_argument("--compare", action="store_true",
+                   help="also print the CLT (GDP), RDP and dp_accounting values, against the bracket")
+    return p
+
+
+def compare_rows(raw, uniform, quantity, given, lo, hi):
+    """What other accountants say; each row: name, kind, value (float or None), placement."""
+    from ..accountant import reference as R
+
+    rows = []
+
+    def place(v):
+        if v is None:
+            return "not available"
+        v = Fraction(v)
+        if v < lo:
+            return "below the bracket (under-reports)"
+        if v > hi:
+            return "above the bracket"
+        return "inside the bracket"
+
+    mu = R.clt_mu(raw)
+    if quantity == "epsilon":
+        clt = R.gdp_epsilon(mu, given)
+    else:
+        clt = R.gdp_delta(mu, given)
+    rows.append(("CLT / GDP (Bu-Dong-Long-Su 2020)", f"approximation, mu={float(mu):.6g}",
+                 Fraction(str(clt)) if clt is not None else None))
+    if uniform:
+        rows.append(("RDP", "not implemented for sampling without replacement", None))
+        rows.append(("dp_accounting PLD", "not compared: its subsampled Gaussian is Poisson add/remove", None))
+    else:
+        if quantity == "epsilon":
+            e, a = R.rdp_epsilon(raw, given)
+            e0, a0 = R.rdp_epsilon(raw, given, improved=False)
+            rows.append((f"RDP (Mironov-Talwar-Zhang, CKS conversion, order {a})", "upper bound",
+                         Fraction(str(e))))
+            rows.append((f"RDP (classical conversion, order {a0})", "upper bound", Fraction(str(e0))))
+        for cd, label in ((True, "connect-the-dots"), (False, "pessimistic")):
+            try:
+                v = (R.dp_accounting_epsilon(raw, given, connect_dots=cd) if quantity == "epsilon"
+                     else R.dp_accounting_delta(raw, given, connect_dots=cd))
+            except Exception as exc:   # a peer library failing is reported, not fatal
+                rows.append((f"dp_accounting PLD ({label}, h=1e-4)", f"failed: {type(exc).__name__}", None))
+                continue
+            rows.append((f"dp_accounting PLD ({label}, h=1e-4)",
+                         "estimate (floating point)" if v is not None else "dp_accounting not installed",
+                         Fraction(v) if v is not None else None))
+    return [(n, k, v, place(v)) for n, k, v in rows]
+
+
+def run(args) -> int:
+    from ..accountant import certified_delta, certified_epsilon
+
+    raw, phases, uniform = read_phases(args)
+    if args.delta is None and args.eps is None:
+        raise InvalidParameterError("give --delta D (to bound epsilon) or --eps E (to bound delta)")
+    progress = Progress(not args.json)
+    try:
+        if args.delta is not None:
+            b = certified_epsilon(phases, number("delta", args.delta), precision=args.precision,
+                                  progress=progress)
+        else:
+            b = certified_delta(phases, number("eps", args.eps), precision=args.precision,
+                                progress=progress)
+    finally:
+        progress.done()
+    rows = compare_rows(raw, uniform, b.quantity, b.given, b.lo, b.hi) if args.compare else []
+    if args.json:
+        print(json.dumps(record(b, raw, uniform, rows), indent=2))
+        return 0
+    print(describe(raw, uniform))
+    if b.quantity == "epsilon":
+        print(f"certified: {fmt(b.lo, 'down')} <= eps <= {fmt(b.hi, 'up')} at delta = {fmt(b.given, 'down', 12)}"
+              f"  (width {float(b.hi - b.lo):.2e}, {b.seconds:.1f} s, precision {b.precision})")
+    else:
+        print(f"certified: {fmt(b.lo, 'down')} <= delta <= {fmt(b.hi, 'up')} at eps = {fmt(b.given, 'down', 12)}"
+              f"  ({b.seconds:.1f} s, precision {b.precision})")
+    for n, k, v, where in rows:
+        value = "-" if v is None else f"{float(v):.6g}"
+        print(f"  {n}: {value}  [{k}; {where}]")
+    return 0
+
+
+def describe(raw, uniform) -> str:
+    scheme = ("uniform subsampling without replacement (p), replace-one" if uniform
+              else "Poisson subsampling (q), add/remove (worse direction)")
+    rate = "p" if uniform else "q"
+    phases = "; ".join(f"sigma={float(s):g}, {rate}={float(q):g}, T={t}" for s, q, t in raw)
+    return f"subsampled Gaussian, {scheme}: {phases}"
+
+
+def _num(x: Fraction, direction: str):
+    return {"value": fmt(x, direction, 12), "float": float(x)}
+
+
+def record(b, raw, uniform, rows) -> dict:
+    rate = "p" if uniform else "q"
+    return {
+        "schema": "symdp-account/1",
+        "mechanism": "uniform-gaussian" if uniform else "poisson-gaussian",
+        "phases": [{"sigma": exact_str(s), rate: exact_str(q), "steps": t} for s, q, t in raw],
+        "quantity": b.quantity,
+        ("delta" if b.quantity == "epsilon" else "eps"): exact_str(b.given),
+        "lower": _num(b.lo, "down"),
+        "upper": _num(b.hi, "up"),
+        "certified": True,
+        "seconds": round(b.seconds, 3),
+        "precision": b.precision,
+        "directions": [{k: (float(v) if isinstance(v, Fraction) else v) for k, v in d.items()}
+                       for d in b.directions],
+        "compare": [{"name": n, "kind": k, "value": None if v is None else float(v), "placement": w}
+                    for n, k, v, w in rows],
+    }

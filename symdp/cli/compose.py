@@ -1,0 +1,244 @@
+r"""``symdp compose``: composition of trade-off functions (Dong, Roth, Su 2022, Sec. 3).
+
+::
+
+    symdp compose --gaussian MU [MU ...]              [--delta D ...] [--eps E ...] [--json]
+    symdp compose --eps-delta EPS DELTA [--times K]   [--delta D ...] [--eps E ...]
+    symdp compose --eps-delta E1 D1 --eps-delta E2 D2 ...   (heterogeneous, at most 12)
+    symdp compose --laplace MU [MU ...]
+    symdp compose --subsampled-gaussian --sigma S --p P --steps T --clt [--poisson]
+
+Prints the product (text and LaTeX), its closed form where there is one, ε(δ) at each
+``--delta`` and δ(ε) at each ``--eps``.  Every number is computed by symdp: Gaussians by
+:math:`G_{\sqrt{\sum\mu_i^2}}` and Cor. 2.13; (ε, δ) powers exactly by Kairouz--Oh--Viswanath
+2015 Thm. 3.3 (ε(δ) is a closed-form logarithm on the segment holding δ); heterogeneous
+(ε, δ) products by exact enumeration; Laplace by the privacy-loss integral; noisy SGD by
+the CLT (μ = 2K/s, and the Berry--Esseen γ).  ``--json`` writes decimal strings of
+``--dps`` (≥ 30) significant digits, closed forms and enumerations evaluated at two
+precisions (dps + 5, dps + 25) that must agree::
+
+    {"composition": str, "latex": str, "closed_form": str | null, "method": str,
+     "epsilon": [{"delta": str, "epsilon": str | "inf"}], "delta": [{"eps": str, "delta": str}],
+     "clt": {"mu": str, "gamma": str, "limit_mu": str, "scheme": str,
+             "berry_esseen_valid": bool} | null}
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import mpmath
+
+from ..core.errors import InvalidParameterError
+
+DEFAULT_DELTA = ("1e-5",)
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "compose", help="f (x) g: Gaussian, (eps, delta), Laplace, noisy-SGD CLT; eps(delta), delta(eps)",
+        description="Composition of trade-off functions (Dong, Roth, Su 2022, Sec. 3; "
+                    "Kairouz-Oh-Viswanath 2015 Thm. 3.3; Bu-Dong-Long-Su 2020).")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--gaussian", nargs="+", metavar="MU", help="G_mu1 (x) G_mu2 (x) ...")
+    g.add_argument("--eps-delta", nargs=2, action="append", metavar=("EPS", "DELTA"),
+                   help="f_{eps,delta}; repeat for a heterogeneous product")
+    g.add_argument("--laplace", nargs="+", metavar="MU", help="Laplace trade-off functions L_mu")
+    g.add_argument("--subsampled-gaussian", action="store_true",
+                   help="T steps of noisy SGD: C_p(G_{1/sigma})^{(x)T} (needs --clt)")
+    p.add_argument("--times", default="1", metavar="K", help="compose the product K times (default 1)")
+    p.add_argument("--sigma", metavar="S", help="noise multiplier of noisy SGD")
+    p.add_argument("--p", metavar="P", help="sampling rate of noisy SGD")
+    p.add_argument("--steps", metavar="T", help="number of noisy-SGD steps")
+    p.add_argument("--clt", action="store_true", help="use the central limit theorem (DRS Sec. 3.3)")
+    p.add_argument("--poisson", action="store_true",
+                   help="Poisson instead of uniform subsampling (Bu et al. 2020)")
+    p.add_argument("--delta", nargs="+", metavar="D", help="report eps(delta) (default 1e-5)")
+    p.add_argument("--eps", nargs="+", metavar="E", help="report delta(eps)")
+    p.add_argument("--dps", type=int, default=30, metavar="N",
+                   help="significant digits of the printed numbers (>= 30; default 30)")
+    p.add_argument("--json", action="store_true", help="write the results as JSON on stdout")
+    return p
+
+
+def _two_precisions(fn, dps: int):
+    """``fn(d)`` at d = dps + 5 and dps + 25 digits; the two must agree to ``dps`` significant
+    digits (else the number is not printed: an error says so)."""
+    from ..core.errors import RootFindingError
+
+    low, high = fn(dps + 5), fn(dps + 25)
+    if low == high or (mpmath.isinf(low) and mpmath.isinf(high)):
+        return high
+    with mpmath.workdps(dps + 30):
+        if abs(low - high) > mpmath.mpf(10) ** (-dps) * max(1, abs(high)):
+            raise RootFindingError(f"the value does not agree to {dps} digits at two precisions: "
+                                   f"{mpmath.nstr(low, 10)} vs {mpmath.nstr(high, 10)}")
+    return high
+
+
+def _str(value, dps: int) -> str:
+    if value == mpmath.inf:
+        return "inf"
+    return mpmath.nstr(value, dps, min_fixed=-mpmath.inf, max_fixed=mpmath.inf, strip_zeros=False) \
+        if value != 0 else "0." + "0" * dps
+
+
+def compute(args) -> dict:
+    import sympy as sp
+
+    from ..core.validation import positive_integer
+
+    dps = args.dps
+    deltas = args.delta or (DEFAULT_DELTA if not args.eps else ())
+    epss = args.eps or ()
+    times = positive_integer("times", args.times)
+    out = {"closed_form": None, "clt": None, "epsilon": [], "delta": []}
+
+    if args.subsampled_gaussian:
+        return _sgd(args, deltas, epss, dps, out)
+    for name in ("sigma", "p", "steps"):
+        if getattr(args, name) is not None:
+            raise InvalidParameterError(f"--{name} goes with --subsampled-gaussian")
+    if args.clt or args.poisson:
+        raise InvalidParameterError("--clt and --poisson go with --subsampled-gaussian")
+
+    from ..composition import tensor, tensor_power
+    from ..composition.eps_delta import MAX_HETEROGENEOUS, kov_epsilon_value, kov_profile_value
+    from ..tradeoff.families import EpsDelta, Gaussian, Laplace
+
+    if args.eps_delta:
+        factors = [EpsDelta(e, d) for e, d in args.eps_delta]
+        if len(set(factors)) > MAX_HETEROGENEOUS:
+            raise InvalidParameterError(
+                f"at most {MAX_HETEROGENEOUS} distinct --eps-delta pairs (exact composition is "
+                f"#P-hard, Murtagh-Vadhan 2016); got {len(set(factors))}")
+    elif args.gaussian:
+        factors = [Gaussian(m) for m in args.gaussian]
+    else:
+        factors = [Laplace(m) for m in args.laplace]
+    product = tensor(*factors) if len(factors) > 1 else factors[0]
+    if times > 1:
+        product = tensor_power(product, times)
+    closed = product.doit() if len(factors) > 1 or times > 1 else product
+    out["composition"] = sp.sstr(product)
+    out["latex"] = sp.latex(product) + ("" if closed == product else " = " + sp.latex(closed))
+    if closed != product:
+        out["closed_form"] = sp.sstr(closed)
+
+    single = set(factors) if args.eps_delta else set()
+    if len(single) == 1:  # f_{eps,delta}^{(x) k}: KOV 2015 Thm. 3.3, O(k)
+        f = factors[0]
+        k = len(factors) * times
+        out["method"] = "exact: Kairouz-Oh-Viswanath 2015 Thm. 3.3 (privacy profile of k-fold " \
+                        "randomized response with delta)"
+        out["epsilon"] = [{"delta": d, "epsilon": _str(_two_precisions(
+            lambda n, d=d: kov_epsilon_value(f.eps, f.delta, k, d, n), dps), dps)} for d in deltas]
+        out["delta"] = [{"eps": e, "delta": _str(_two_precisions(
+            lambda n, e=e: kov_profile_value(f.eps, f.delta, k, e, n), dps), dps)} for e in epss]
+        return out
+    if args.eps_delta:
+        out["method"] = ("exact: enumeration of the losses sum_j (2 i_j - k_j) eps_j of the product "
+                         "of the (P, Q) pairs of f_{eps_j,delta_j}")
+    elif isinstance(closed, Gaussian):
+        out["method"] = "closed form G_sqrt(sum mu_i^2) (DRS Sec. 3) and Cor. 2.13"
+    else:
+        out["method"] = "privacy-loss integral delta(eps) = E[(1 - e^(eps - L))_+], mpmath quadrature"
+    # closed forms and enumerations are evaluated at two precisions; quadrature once (it
+    # costs seconds per value; its accuracy is tested against independent routes)
+    twice = args.eps_delta or isinstance(closed, Gaussian)
+    value = (lambda fn: _two_precisions(fn, dps)) if twice else (lambda fn: fn(dps + 5))
+    out["epsilon"] = [{"delta": d, "epsilon": _str(value(lambda n, d=d: _single_epsilon(closed, d, n)), dps)}
+                      for d in deltas]
+    out["delta"] = [{"eps": e, "delta": _str(value(lambda n, e=e: _delta(closed, e, n)), dps)} for e in epss]
+    return out
+
+
+def _single_epsilon(f, d, dps):
+    from ..composition.products import epsilon_value
+
+    return epsilon_value(f, d, dps)
+
+
+def _delta(f, e, dps):
+    from ..composition.products import profile_value
+
+    return profile_value(f, e, dps)
+
+
+def _sgd(args, deltas, epss, dps, out):
+    import sympy as sp
+
+    from ..composition.clt import sgd_clt_mu, sgd_limit_mu
+    from ..composition.privacy_loss import GaussianLoss
+    from ..composition.products import epsilon_for_delta
+    from ..core.validation import parameter, positive_integer, probability
+
+    if not args.clt:
+        raise InvalidParameterError(
+            "--subsampled-gaussian needs --clt (the exact T-fold composition of C_p(G) is the "
+            "accountant's job, issue #16)")
+    if args.sigma is None or args.p is None or args.steps is None:
+        raise InvalidParameterError("--subsampled-gaussian needs --sigma, --p and --steps")
+    sigma = parameter("sigma", args.sigma, 0, None, lower_open=True)
+    p = probability("p", args.p)
+    steps = positive_integer("steps", args.steps)
+    scheme = "poisson" if args.poisson else "uniform"
+    be = sgd_clt_mu(sigma, p, steps, scheme, dps + 5)
+    limit = sgd_limit_mu(sigma, p * sp.sqrt(steps), scheme)
+    if scheme == "uniform":
+        from ..composition import tensor_power
+        from ..subsampling import subsample
+        from ..tradeoff.families import Gaussian
+
+        product = tensor_power(subsample(Gaussian(1 / sigma), p), steps)
+        out["composition"] = sp.sstr(product)
+        out["latex"] = sp.latex(product) + r" \approx G_{\mu}"
+    else:
+        out["composition"] = f"T(N(0,1), (1-p) N(0,1) + p N(1/sigma,1))^(x){steps}, p = {p}, sigma = {sigma}"
+        out["latex"] = (r"T\left(\mathcal{N}(0,1), (1-p)\mathcal{N}(0,1) + p\,\mathcal{N}(1/\sigma,1)"
+                        r"\right)^{\otimes %d} \approx G_{\mu}" % steps)
+    out["method"] = ("CLT (DRS Sec. 3.3): mu = 2K/s from the one-step kl, kappa_2 by quadrature; "
+                     "Berry-Esseen gamma = 0.56 sum kappa3bar / s^3")
+    with mpmath.workdps(dps + 5):
+        mu = be.mu
+        out["clt"] = {"scheme": scheme, "mu": _str(mu, dps), "gamma": _str(be.gamma, dps),
+                      "limit_mu": _str(mpmath.mpf(sp.N(limit, dps + 10)), dps),
+                      "berry_esseen_valid": bool(be.valid)}
+        loss = GaussianLoss(sp.Float(mu, dps + 5))
+        out["epsilon"] = [{"delta": d, "epsilon": _str(epsilon_for_delta(loss.profile, mpmath.mpf(d)), dps)}
+                          for d in deltas]
+        out["delta"] = [{"eps": e, "delta": _str(loss.profile(mpmath.mpf(e)), dps)} for e in epss]
+    return out
+
+
+def run(args) -> int:
+    if args.dps < 30:
+        raise InvalidParameterError(f"--dps must be >= 30; got --dps={args.dps}")
+    from ..core.validation import probability, to_exact
+
+    for d in args.delta or ():
+        probability("delta", d)
+    for e in args.eps or ():
+        to_exact("eps", e)
+    result = compute(args)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    w = sys.stdout.write
+    w(f"composition: {result['composition']}\n")
+    if result["closed_form"]:
+        w(f"closed form: {result['closed_form']}\n")
+    w(f"latex:       {result['latex']}\n")
+    w(f"method:      {result['method']}\n")
+    if result["clt"]:
+        c = result["clt"]
+        w(f"CLT mu:      {c['mu']}   (limit nu*sqrt(2c), nu = p sqrt(T): {c['limit_mu']})\n")
+        w(f"Berry-Esseen gamma: {c['gamma']}" + ("" if c["berry_esseen_valid"] else "  (>= 1/2: no bound)")
+          + "\n")
+    for row in result["epsilon"]:
+        w(f"eps(delta={row['delta']}) = {row['epsilon']}\n")
+    for row in result["delta"]:
+        w(f"delta(eps={row['eps']}) = {row['delta']}\n")
+    return 0

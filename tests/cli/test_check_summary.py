@@ -1,0 +1,56 @@
+"""``symdp check``: the summary line says the scope; ``--require-proof`` (issue #12)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROOF = """\
+import sympy as sp
+from symdp.proof import Derivation, Step, Verdict
+x = sp.Symbol('x')
+derivation = Derivation('scopes', 'three kinds of verdict', 'test', {x: sp.Interval(0, 1)},
+    (Step(x**2, '<=', x, 'square'),
+     # the numeric stage only: checked at points, whatever the other stages could do
+     Step(sp.sin(x)**2 + sp.cos(x)**2, '=', 1, 'Pythagoras', skip=('symbolic', 'certified')),
+     Step(x, '>=', 1, 'printed', expect=Verdict.REFUTED)),
+    chained=False)
+"""
+
+
+def symdp(*args):
+    return subprocess.run([sys.executable, "-m", "symdp.cli.main", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)
+
+
+def test_summary_line_and_require_proof(tmp_path):
+    proof = tmp_path / "scopes.py"
+    proof.write_text(PROOF)
+    r = symdp("check", "--jobs", "1", str(proof))
+    assert r.returncode == 0, r.stdout + r.stderr  # the default keeps today's exit codes
+    last = r.stdout.rstrip().splitlines()[-1]
+    assert last == ("1 of 3 steps hold for every parameter value; 1 checked at points only; "
+                    "1 findings reproduced")
+    assert "NUMERIC_AT_POINTS" in r.stdout
+    strict = symdp("check", "--jobs", "1", "--require-proof", str(proof))
+    assert strict.returncode == 1
+    assert "NOT PROVED (--require-proof" in strict.stdout
+    listed = strict.stdout.split("NOT PROVED", 1)[1]
+    assert "scopes, step 2: NUMERIC_AT_POINTS" in listed and "step 1" not in listed
+    assert strict.stdout.rstrip().endswith("--require-proof: 1 step(s) do not hold for every "
+                                           "parameter value")
+
+
+def test_require_proof_passes_when_every_step_holds_everywhere():
+    r = symdp("check", "--jobs", "1", "--require-proof",
+              str(ROOT / "proofs" / "fdp_gaussian_duality.py"))
+    assert r.returncode == 0 and "NOT PROVED" not in r.stdout
+
+
+def test_step_prints_its_scope_in_words():
+    r = symdp("step", "x", "<=", "2", "--assume", "0<=x<=1")
+    assert r.returncode == 0
+    assert "\nscope: holds for every parameter value" in r.stdout
+    r = symdp("step", "x", ">=", "1/2", "--assume", "0<=x<=1")
+    assert r.returncode == 1 and "\nscope: does not hold: a counterexample" in r.stdout

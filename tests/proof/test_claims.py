@@ -1,0 +1,92 @@
+"""Claims about trade-off functions in the proof layer (issues #12, #13): dominance, symmetry
+and Prop. 2.2 say their scope; objects are built without the checker."""
+
+import warnings
+
+import pytest
+import sympy as sp
+
+import symdp
+from symdp import InvalidParameterError, NotATradeOffFunctionError
+from symdp.proof import Derivation, Step, Verdict, check_derivation
+from symdp.proof.claims import dominates, is_symmetric, validate_tradeoff
+from symdp.tradeoff import Gaussian, Identity, alpha
+from symdp.tradeoff.custom import UndecidedConditionWarning
+
+
+def test_dominates_orders_families_and_refutes_the_reverse():
+    assert dominates(Identity(), Gaussian(1)).verdict.supports
+    r = dominates(Gaussian(1), Gaussian(2))
+    assert r.verdict.supports
+    # the scope is stated: evidence at points never reads as dominance that holds
+    if not r.holds_everywhere:
+        assert r.evidence_only and "points only" in r.scope and "holds" not in r.scope
+    r = dominates(Gaussian(2), Gaussian(1))
+    assert r.verdict is Verdict.REFUTED and r.counterexample is not None
+    with pytest.raises(InvalidParameterError, match="domain for mu"):
+        dominates(Gaussian(sp.Symbol("mu")), Gaussian(1))
+
+
+def test_a_step_result_has_no_truth_value():
+    with pytest.raises(TypeError, match="holds_everywhere"):
+        bool(dominates(Identity(), Gaussian(1)))
+
+
+def test_is_symmetric_decides_with_the_engine():
+    assert is_symmetric(Gaussian(sp.Rational(3, 2))) is True         # by construction
+    assert is_symmetric(Gaussian(1).mix(sp.Rational(1, 2))) is False  # f_p is not symmetric
+
+
+def test_objects_have_no_checker_methods():
+    assert not hasattr(Gaussian(1), "dominates") and not hasattr(Gaussian(1), "is_symmetric")
+
+
+KINKED = sp.Piecewise((1 - 2 * alpha, alpha <= sp.Rational(1, 3)), ((1 - alpha) / 2, True))
+
+
+def test_validate_tradeoff_checks_prop_2_2_and_symmetry():
+    good = validate_tradeoff(KINKED)
+    assert {c.verdict for c in good.validation} == {"PROVED"}
+    assert all(c.holds_everywhere for c in good.validation) and good.assumptions == ()
+    # 1 - 2a and (1 - a)/2 are inverse to each other: f = f^{-1}, so Eq. 14 applies
+    assert good.proved_symmetric and symdp.subsample(good, sp.Rational(1, 2)).has_closed_form
+    for expr, reason in [(1 - alpha ** 2, "not convex"), (alpha, "not non-increasing"),
+                         (1 - alpha + sp.Rational(1, 10), "not at most 1 - alpha")]:
+        with pytest.raises(NotATradeOffFunctionError) as info:
+            validate_tradeoff(expr)
+        assert reason in str(info.value) and "fails at" in str(info.value)
+
+
+def test_validate_tradeoff_needs_domains_for_parameters():
+    c = sp.Symbol("c")
+    with pytest.raises(InvalidParameterError, match="domain for the parameter"):
+        validate_tradeoff(c * (1 - alpha))
+
+
+def test_unproved_condition_warns_with_its_scope_and_stays_an_assumption():
+    c = sp.Symbol("c")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            f = validate_tradeoff((1 - alpha) ** (1 + c), domains={c: sp.Interval(0, 1)})
+        except NotATradeOffFunctionError:
+            pytest.skip("the cascade refutes a true condition: a matter for the engine")
+    open_ = [x for x in f.validation if not x.holds_everywhere]
+    if not open_:
+        assert f.assumptions == ()
+        return
+    assert any(issubclass(w.category, UndecidedConditionWarning) for w in caught)
+    assert {a for a in f.assumptions} and all("Prop. 2.2" in a.reason for a in f.assumptions)
+    with pytest.raises(NotATradeOffFunctionError, match="not shown for every value"):
+        validate_tradeoff((1 - alpha) ** (1 + c), domains={c: sp.Interval(0, 1)}, strict=True)
+
+
+def test_an_unvalidated_trade_off_carries_prop_2_2_into_every_derivation_using_it():
+    f = symdp.TradeOff(1 - alpha ** 2)  # not convex: built without the checker, not validated
+    assert f.validation is None and {a.reason for a in f.assumptions}
+    d = Derivation("uses_f", "f <= 1", "test", {alpha: sp.Interval(0, 1)},
+                   (Step(f(alpha), "<=", 1, "f <= 1"),))
+    r = check_derivation(d, points=8).steps[0]
+    assert r.verdict.supports and not r.holds_everywhere
+    assert any("-2 >= 0" in h for h in r.hypotheses)  # the convexity it does not have
+    assert "REFUTED at" in r.detail
