@@ -259,15 +259,27 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
     if missing:
         return StepResult(Verdict.UNDECIDED, "enumeration: no range for " +
                           ", ".join(s.name for s in missing), "enumeration")
-    conditions = _relevant_conditions(derivation, step)
+    # parameters tied to the step's through constraints (2 l <= k for a step in k) are
+    # enumerated too when they have a range, so that every case is admissible; the step is
+    # evaluated once per value of its own parameters
+    tied = sorted((_sample_symbols(derivation, step) - set(symbols)) & set(ranges),
+                  key=lambda s: s.name)
+    every = symbols + tied
+    conditions = conditions_on(every, derivation.constraints) + tuple(step.side_conditions)
     # each symbol's admissible values once (a set-membership test in SymPy is slow)
     admissible = [[sp.Integer(v) for v in ranges[s] if sp.Integer(v) in derivation.hypotheses[s]]
-                  for s in symbols]
+                  for s in every]
     cases = 0
+    seen = set()
     for values in itertools.product(*admissible):
-        point = dict(zip(symbols, values))
-        if not all(bool(c.xreplace(point)) for c in conditions):
+        full = dict(zip(every, values))
+        if not all(bool(c.xreplace(full)) for c in conditions):
             continue
+        point = {s: full[s] for s in symbols}
+        key = tuple(point.values())
+        if key in seen:
+            continue
+        seen.add(key)
         L = enumerate_atoms(lhs.xreplace(point))
         R = enumerate_atoms(rhs.xreplace(point))
         L, R = _rational_or_none(L), _rational_or_none(R)
