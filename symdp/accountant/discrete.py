@@ -104,7 +104,7 @@ class Grid:
 
     h_exp: int = 10
     bits: int = 96
-    tail_bits: int = 88
+    tail_bits: int = 72
     prec: int = 256
     mutate: str | None = None
 
