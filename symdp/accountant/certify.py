@@ -170,7 +170,10 @@ def _rational(x) -> Fraction:
 def _float_upper(c: Composed):
     y, m, inf = c.upper.float_masses()
     s0 = np.cumsum(m[::-1])[::-1]
-    s1 = np.cumsum((m * np.exp(-y))[::-1])[::-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        # only suffixes with y > eps >= 0 are read below; exp(-y) may overflow for the deep
+        # negative losses of the "add" direction, which never enter f
+        s1 = np.cumsum((m * np.exp(-y))[::-1])[::-1]
 
     def f(eps):
         k = int(np.searchsorted(y, eps, side="right"))
