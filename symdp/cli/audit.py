@@ -88,7 +88,9 @@ def run(args) -> int:
     else:
         detail = (f"{fmt(info['delta_lo'], 'down')} <= delta({fmt(E, 'down', 12)}) <= "
                   f"{fmt(info['delta_hi'], 'up')} straddles {fmt(D, 'down', 12)}; "
-                  f"try --precision {min(6, args.precision + 1)}")
+                  f"try --precision {min(6, args.precision + 1)}"
+                  + ("; for --uniform-gaussian the gap between the C_p guarantee (upper end) and the "
+                     "realised 0/1 datasets (lower end) does not close with precision" if uniform else ""))
     if args.json:
         print(json.dumps({
             "schema": "symdp-audit/1",
