@@ -24,7 +24,8 @@ WR, WO = Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_JOINT
 NAME = {Neighbour.REMOVE: "remove (|D'| = n - 1)", Neighbour.ADD: "add (|D'| = n + 1)"}
 WHICH = {Dataset.D: "D", Dataset.D_PRIME: "D'"}
 REGIONS = (Region.ONLY_D, Region.ONLY_D_PRIME, Region.BOTH)
-REGION = {Region.ONLY_D: "only from D", Region.ONLY_D_PRIME: "only from D'", Region.BOTH: "from both"}
+REGION = {Region.ONLY_D: "only from D", Region.ONLY_D_PRIME: "only from D'",
+          Region.BOTH: "from both"}
 
 
 def _gamma_steps(sign):

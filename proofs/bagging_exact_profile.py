@@ -130,7 +130,8 @@ def tradeoff_derivation(sampling):
     steps.append(Step(at_corner, "=", 0, "... and at alpha = 1 - q(n) (so C_q(0) is its convex envelope)",
                       side_conditions=cond))
     for sign in Neighbour:
-        steps.append(Step(TotalVariation(sampling, n, k, N, sign), "=", _q(sampling, n if sign < 0 else n + 1),
+        steps.append(Step(TotalVariation(sampling, n, k, N, sign), "=",
+                          _q(sampling, n if sign < 0 else n + 1),
                           f"total variation, {'remove' if sign < 0 else 'add'}: (1/2) sum |P - Q|",
                           side_conditions=cond))
     return Derivation(

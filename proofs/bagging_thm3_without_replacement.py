@@ -66,8 +66,10 @@ delta_chain = Derivation(
     constraints=(sp.Le(k, n - 1),),
     steps=chain(
         H(REMOVE, D_FIRST, LAMBDA_1),
-        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D), "P[a(D') in Lambda_1] = 0"),
-        ("=", RegionCount(JOINT, LAMBDA_1, n, k, REMOVE) / sp.binomial(n, k), "each k-subset of D has probability 1/C(n,k)"),
+        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D),
+         "P[a(D') in Lambda_1] = 0"),
+        ("=", RegionCount(JOINT, LAMBDA_1, n, k, REMOVE) / sp.binomial(n, k),
+         "each k-subset of D has probability 1/C(n,k)"),
         ("=", (sp.binomial(n, k) - sp.binomial(n - 1, k)) / sp.binomial(n, k),
          "|Lambda_1| = C(n,k) - C(n-1,k)"),
         ("=", DELTA, "C(n-1,k)/C(n,k) = (n-k)/n"),
@@ -83,8 +85,10 @@ remove_D_first = Derivation(
     constraints=(sp.Le(k, n - 1),),
     steps=chain(
         H(REMOVE, D_FIRST, ALL),
-        ("=", H(REMOVE, D_FIRST, LAMBDA_1) + H(REMOVE, D_FIRST, LAMBDA_2) + H(REMOVE, D_FIRST, LAMBDA_3), "the sup splits over Lambda_1..3"),
-        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D) + H(REMOVE, D_FIRST, LAMBDA_3),
+        ("=", H(REMOVE, D_FIRST, LAMBDA_1) + H(REMOVE, D_FIRST, LAMBDA_2)
+         + H(REMOVE, D_FIRST, LAMBDA_3), "the sup splits over Lambda_1..3"),
+        ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D)
+         + H(REMOVE, D_FIRST, LAMBDA_3),
          "Lambda_2 is empty and P[a(D') in Lambda_1] = 0"),
         ("=", RegionProbability(JOINT, LAMBDA_1, n, k, REMOVE, Dataset.D),
          "on Lambda_3, P[a(D) = o] = ((n-k)/n) P[a(D') = o] <= e^eps P[a(D') = o]"),
@@ -118,9 +122,11 @@ reverse = Derivation(
         Step(H(REMOVE, D_PRIME_FIRST, ALL), "=", k / (n * (n + 1 - k)),
              "only Lambda_3 contributes: 1 - e^eps (n-k)/n"),
         Step(k / (n * (n + 1 - k)), "<=", DELTA, "n + 1 - k >= 2"),
-        Step(H(ADD, D_PRIME_FIRST, ALL), "=", RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME),
+        Step(H(ADD, D_PRIME_FIRST, ALL), "=",
+             RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME),
              "Lambda_1 is empty; on Lambda_3 the ratio (n+1-k)/(n+1) <= 1 <= e^eps"),
-        Step(RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME), "=", k / (n + 1), "1 - C(n,k)/C(n+1,k)"),
+        Step(RegionProbability(JOINT, LAMBDA_2, n, k, ADD, Dataset.D_PRIME), "=", k / (n + 1),
+             "1 - C(n,k)/C(n+1,k)"),
         Step(k / (n + 1), "<=", DELTA, "n + 1 > n"),
     ),
     chained=False,
@@ -138,7 +144,8 @@ ratios = Derivation(
     hypotheses=HYP,
     constraints=(sp.Le(k, n - 1),),
     steps=tuple(
-        Step(ratio(sign, first, extreme), "=", value, f"ratio of uniform probabilities ({extreme.name.lower()})")
+        Step(ratio(sign, first, extreme), "=", value,
+             f"ratio of uniform probabilities ({extreme.name.lower()})")
         for sign, first, value in ((REMOVE, D_FIRST, (n - k) / n),
                                    (ADD, D_FIRST, (n + 1) / (n + 1 - k)),
                                    (REMOVE, D_PRIME_FIRST, n / (n - k)),
@@ -176,7 +183,8 @@ joint = Derivation(
              f"{o.key}: loss at the paper's epsilon")
         for o in ORDERINGS
     ) + (
-        Step(WorstHockeyStick(JOINT, n, k, N, *JOINT_W), "=", N * k / n, "the worst ordering attains N k/n"),
+        Step(WorstHockeyStick(JOINT, n, k, N, *JOINT_W), "=", N * k / n,
+             "the worst ordering attains N k/n"),
     ) + tuple(
         Step(HockeyStick(JOINT, n, k, N, o.neighbour, o.first, ALL, 1, 1), "<=", N * k / n,
              f"{o.key}: the same delta at eps = 0")

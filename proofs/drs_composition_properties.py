@@ -26,7 +26,12 @@ def grid(enumeration: dict) -> dict:
     return {s: sp.Range(min(r), max(r) + 1) for s, r in enumeration.items()}
 
 
+GRID_SCOPE = (" [a claim about the finite grid only: E = e^eps = 1 + a/2, delta = b/10, s = e^t = c/2, "
+              "alpha = x/10, each integer over the enumerated range -- not every real parameter]")
+
+
 def GridDerivation(**kw):
+    kw["statement"] = kw["statement"] + GRID_SCOPE
     return Derivation(hypotheses=grid(kw["enumeration"]), **kw)
 
 a1, b1, a2, b2, a3, b3, c, x, k, l, i = (sp.Symbol(n, integer=True, nonnegative=True) for n in
@@ -112,7 +117,7 @@ DERIVATIONS.append(Derivation(
     id="kov_composition_profile_on_rr_grid",
     statement="delta of f_{eps,delta}^{(x)k} at s = e^t is 1 - (1-delta)^k + (1-delta)^k (1+E)^-k "
               "sum_i C(k,i) (E^i - s E^(k-i))_+, and at t = (k - 2l) eps KOV's printed "
-              "1 - (1-delta)^k (1 - delta_tilde_l)",
+              "1 - (1-delta)^k (1 - delta_tilde_l)" + GRID_SCOPE.replace("alpha = x/10", "k <= 4, l <= 2"),
     citation="Kairouz, Oh, Viswanath 2015 (ICML; arXiv 1311.0776), Thm. 3.3",
     hypotheses=grid(KOV_GRID), chained=False, constraints=(sp.Le(2 * l, k),),
     steps=(Step(PowerProfile(c, a, b, k), "=", kov, "the profile for every t (segment form)"),

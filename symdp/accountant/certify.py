@@ -49,9 +49,13 @@ def grid_for(precision: int, mutate: str | None = None, refine: int = 0) -> Grid
         raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={precision!r}")
     # mass unit 2^-B: ~1e5 cells x ~40 products x 2^-B stays far below 1e-12 * 1e-6;
     # Arb precision: B bits of mass after the second differences of the profile (~2 h_exp bits)
+    # truncation threshold 2^-(B-24) = 2^24 units: after the directed ceiling every cell of the
+    # support holds >= 1 unit, so a threshold of a few units would cut almost nothing and the
+    # arrays would double in length at each squaring; 2^-(B-24) <= 2^-72 per end and product
+    # still stays far below 1e-12 * 1e-6
     bits = 96 + 4 * precision
     h_exp = 9 + precision + refine
-    return Grid(h_exp=h_exp, bits=bits, tail_bits=bits - 8, prec=bits + 2 * h_exp + 48, mutate=mutate)
+    return Grid(h_exp=h_exp, bits=bits, tail_bits=bits - 24, prec=bits + 2 * h_exp + 48, mutate=mutate)
 
 
 def refinement(phases) -> int:
@@ -166,7 +170,10 @@ def _rational(x) -> Fraction:
 def _float_upper(c: Composed):
     y, m, inf = c.upper.float_masses()
     s0 = np.cumsum(m[::-1])[::-1]
-    s1 = np.cumsum((m * np.exp(-y))[::-1])[::-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        # only suffixes with y > eps >= 0 are read below; exp(-y) may overflow for the deep
+        # negative losses of the "add" direction, which never enter f
+        s1 = np.cumsum((m * np.exp(-y))[::-1])[::-1]
 
     def f(eps):
         k = int(np.searchsorted(y, eps, side="right"))

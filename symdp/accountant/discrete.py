@@ -67,10 +67,22 @@ def _floor_scaled(x: arb, bits: int) -> int:
 
 
 def _shift_up(poly: fmpz_poly, bits: int) -> fmpz_poly:
-    return -((-poly) // (1 << bits))
+    r"""Coefficientwise :math:`\lceil c / 2^{bits} \rceil` of a polynomial with coefficients c >= 0.
+
+    Not ``-((-poly) // 2**bits)``: FLINT's ``fmpz_poly // n`` is polynomial division, whose
+    quotient coefficient is 0 when :math:`|c| < n` (floor only for :math:`|c| \ge n`), so that
+    form rounded every mass below one unit :math:`2^{-B}` **down** to 0.  With
+    :math:`c + 2^{bits} - 1 \ge 0` the division is a floor in both regimes, and
+    :math:`\lfloor (c + 2^{bits} - 1)/2^{bits} \rfloor = \lceil c/2^{bits} \rceil`."""
+    n = poly.length()
+    if n == 0:
+        return poly
+    return (poly + fmpz_poly([(1 << bits) - 1] * n)) // (1 << bits)
 
 
 def _shift_down(poly: fmpz_poly, bits: int) -> fmpz_poly:
+    """Coefficientwise floor for coefficients c >= 0 (FLINT's quotient is 0 for c < 2^bits,
+    the floor otherwise: both are the floor when c >= 0)."""
     return poly // (1 << bits)
 
 
@@ -92,7 +104,7 @@ class Grid:
 
     h_exp: int = 10
     bits: int = 96
-    tail_bits: int = 88
+    tail_bits: int = 72
     prec: int = 256
     mutate: str | None = None
 

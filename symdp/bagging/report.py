@@ -18,10 +18,17 @@ from . import profile as pf
 from .numeric import BaggingAnalysis, analyse
 from .schemes import NOTATION, ORDERINGS, Bagging, Sampling
 
-CONVENTION = ("n = |D|; D' = D minus one record (n - 1 records) or D plus one record "
-              "(n + 1 records); delta(eps) = sup_S P(S) - e^eps Q(S) for each ordered pair "
-              "(P, Q) in {(b(D), b(D')), (b(D'), b(D))}; the guarantee is the maximum over the "
-              "four orderings (indexing by the first dataset's size gives the same maximum)")
+def convention(sampling: Sampling = Sampling.WITH_REPLACEMENT) -> str:
+    """The conventions of the report, with the paper's subsample map of the scheme
+    (``b`` with replacement, ``a`` without: Liu, Jia, Gong 2021, Appendix)."""
+    op = NOTATION[sampling].operator
+    return ("n = |D|; D' = D minus one record (n - 1 records) or D plus one record "
+            "(n + 1 records); delta(eps) = sup_S P(S) - e^eps Q(S) for each ordered pair "
+            f"(P, Q) in {{({op}(D), {op}(D')), ({op}(D'), {op}(D))}}; the guarantee is the maximum "
+            "over the four orderings (indexing by the first dataset's size gives the same maximum)")
+
+
+CONVENTION = convention()
 
 DEFAULT_EPSILONS = ("0", "1")
 
@@ -102,7 +109,7 @@ def as_dict(a: BaggingAnalysis) -> dict:
     return {
         "parameters": {"n": b.n, "k": b.k, "models": b.models, "total_draws": b.total_draws,
                        "sampling": b.sampling.value, "dps": a.dps},
-        "convention": CONVENTION,
+        "convention": convention(b.sampling),
         "paper": {"epsilon": num(a.paper_epsilon), "delta": num(a.paper_delta),
                   "source": paper_formulas.source(b.sampling)},
         "exact": {
@@ -135,7 +142,7 @@ def to_text(a: BaggingAnalysis) -> str:
     lines = [
         f"bagging, sampling {b.sampling.value}: n = {b.n}, k = {b.k}, models N = {b.models}"
         f" (N k = {b.total_draws}), {a.dps} significant digits",
-        f"convention: {CONVENTION}",
+        f"convention: {convention(b.sampling)}",
         "",
         f"paper ({d['paper']['source']}):",
         f"  epsilon = {d['paper']['epsilon']}      {lx['paper_epsilon']}",

@@ -245,10 +245,20 @@ def run(args) -> int:
     else:
         print(f"certified: {fmt(b.lo, 'down')} <= delta <= {fmt(b.hi, 'up')} at eps = {fmt(b.given, 'down', 12)}"
               f"  ({b.seconds:.1f} s, precision {b.precision})")
+    if uniform:
+        print("  note: " + UNIFORM_LOWER_END)
     for n, k, v, where in rows:
         value = "-" if v is None else f"{float(v):.6g}"
         print(f"  {n}: {value}  [{k}; {where}]")
     return 0
+
+
+#: For uniform sampling the bracket is that of the guarantee C_p(G_{1/sigma})^{(x)T}: its upper
+#: end bounds the mechanism, its lower end only the guarantee -- real dataset pairs may do
+#: better for T >= 2 (docs/accountant.md, section 6), so it is no lower bound on the mechanism.
+UNIFORM_LOWER_END = ("the upper end bounds the mechanism; the lower end bounds the guarantee "
+                     "C_p(G_1/sigma)^(x)T only, not the mechanism (real dataset pairs may do "
+                     "better for T >= 2; symdp audit uses a realised pair to refute)")
 
 
 def describe(raw, uniform) -> str:
@@ -274,6 +284,8 @@ def record(b, raw, uniform, rows) -> dict:
         "lower": _num(b.lo, "down"),
         "upper": _num(b.hi, "up"),
         "certified": True,
+        "lower_bounds": "the guarantee C_p(G_1/sigma)^(x)T only" if uniform else "the mechanism",
+        "note": UNIFORM_LOWER_END if uniform else None,
         "seconds": round(b.seconds, 3),
         "precision": b.precision,
         "directions": [{k: (float(v) if isinstance(v, Fraction) else v) for k, v in d.items()}

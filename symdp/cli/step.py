@@ -171,6 +171,18 @@ def run(args) -> int:
             missing = sorted(free - {r.symbol.name for r in box})
             if missing:
                 raise ParseError(f"--box gives no range for {missing[0]}")
+            # the box is where the step is claimed: it narrows the stated domain, so that a
+            # verdict over the box is a verdict over the whole domain checked (issue #12)
+            narrowed = dict(derivation.hypotheses)
+            for r in box:
+                s_ = names[r.symbol.name]
+                span = sp.Range(sp.ceiling(r.lo), sp.floor(r.hi) + 1 if r.hi.is_finite else sp.oo) \
+                    if r.integer else sp.Interval(r.lo, r.hi)
+                narrowed[s_] = narrowed.get(s_, sp.S.Reals).intersect(span)
+                if narrowed[s_] is sp.S.EmptySet:
+                    raise ParseError(f"--box {r.symbol.name}: no value of the assumptions in the box")
+            derivation = Derivation(derivation.id, derivation.statement, derivation.citation,
+                                    narrowed, derivation.steps, constraints=derivation.constraints)
         box_limit = 20000
     report = check_derivation(derivation, dps=(max(15, args.dps // 2), args.dps),
                               certify=not args.no_certify, box=box, box_limit=box_limit)

@@ -252,7 +252,12 @@ def sgd_limit_mu(sigma, nu, scheme: str = "uniform") -> sp.Expr:
 
 def sgd_clt_mu(sigma, p, steps, scheme: str = "uniform", dps: int = 30) -> BerryEsseen:
     r"""Finite-T CLT for T steps: μ = 2K/s and the Berry--Esseen γ from the one-step
-    functionals (:func:`sgd_functionals`), K = T kl, s² = T(κ2 − kl²), γ = 0.56 T κ̄3/s³."""
+    functionals (:func:`sgd_functionals`), K = T kl, s² = T(κ2 − kl²), γ = 0.56 T κ̄3/s³.
+
+    DRS's Berry--Esseen theorem assumes symmetric trade-off functions: for ``"uniform"``
+    (:math:`C_p(G_{1/\sigma})`, symmetric) γ gives the envelope; for ``"poisson"`` the step
+    :math:`T(N(0,1), (1-p)N(0,1) + pN(1/\sigma,1))` is not symmetric and γ is only the
+    number the formula gives (``symdp compose`` reports it as no bound)."""
     steps = positive_integer("steps", steps)
     # p = 0 is Id (no privacy loss): s = 0 and mu = 2K/s is not defined
     parameter("p", p, 0, 1, lower_open=True)

@@ -19,6 +19,11 @@ class Enumerated(sp.Expr):
     is_commutative = True
     is_real = True
 
+    def __new__(cls, *args):
+        # Expr.__new__ keeps Python ints as they are; the atom's arguments must be SymPy
+        # objects (is_enumerable, xreplace, printing)
+        return super().__new__(cls, *(sp.sympify(a) for a in args))
+
     def enumerate(self) -> sp.Rational:  # pragma: no cover - abstract
         """Exact value, by listing objects; called only when all args are Integers."""
         raise NotImplementedError
@@ -34,10 +39,13 @@ class Enumerated(sp.Expr):
 
 
 def enumerate_atoms(expr: sp.Basic) -> sp.Basic:
-    """Replace every Enumerated atom whose args are integers by its enumerated value."""
-    # innermost first: an Enumerated inside another is replaced before its parent
-    mapping = {}
-    for atom in sorted(expr.atoms(Enumerated), key=lambda a: sp.count_ops(a)):
-        if atom.is_enumerable:
-            mapping[atom] = atom.enumerate()
-    return expr.xreplace(mapping) if mapping else expr
+    """Replace every Enumerated atom whose args are integers by its enumerated value.
+
+    Innermost first: an atom whose argument is another atom becomes enumerable once that
+    argument is replaced, so the replacement is repeated until no atom is enumerable.
+    """
+    while True:
+        mapping = {atom: atom.enumerate() for atom in expr.atoms(Enumerated) if atom.is_enumerable}
+        if not mapping:
+            return expr
+        expr = expr.xreplace(mapping)

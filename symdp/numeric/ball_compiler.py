@@ -193,6 +193,10 @@ class BallCompiler:
             parts = [self(a) for a in e.args]
             pick = "max" if isinstance(e, sp.Max) else "min"
             return lambda env: fold(pick, [f(env) for f in parts])
+        if isinstance(e, sp.cosh):
+            # cosh u = (e^u + e^-u)/2: each exp monotone, so the enclosure is as tight as theirs
+            a = e.args[0]
+            return self((sp.exp(a) + sp.exp(-a)) / 2)
         if isinstance(e, sp.binomial):
             return self.binomial(e)
         if isinstance(e, sp.factorial):

@@ -1,25 +1,33 @@
-"""The check cascade: structural, symbolic, exact enumeration, high-precision numerics.
+"""The check cascade: structural, symbolic, exact enumeration, ball arithmetic, numerics,
+and a counterexample search before anything is reported as evidence at points.
 
 Each step is checked by the first conclusive stage:
 
 1. **structural** -- ``lhs == rhs`` as SymPy trees;
 2. **symbolic** -- after ``doit()`` (closed forms of symdp objects), under the
-   hypotheses turned into SymPy assumptions: ``simplify(lhs - rhs) == 0``
-   (also after rewriting :math:`\\Phi` to ``erfc``); for inequalities, the sign
-   of the simplified difference, also after reparametrising bounded parameters
-   ``x = a + (b - a)/(1 + t)``, ``t >= 0``;
+   hypotheses turned into SymPy assumptions (:mod:`symdp.proof.assumptions`: only what
+   each domain implies -- a closed end at 0 gives ``nonnegative``, never ``positive``):
+   ``simplify(lhs - rhs) == 0`` (also after rewriting :math:`\\Phi` to ``erfc``); for
+   inequalities, the sign of the simplified difference, also after reparametrising
+   bounded parameters ``x = a + (b - a)/(1 + t)``, ``t >= 0``, and derivative-sign
+   monotonicity one parameter at a time (:mod:`symdp.proof.cascade.monotone`);
 3. **enumeration** -- when the step holds :class:`~symdp.core.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
 4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.certified`):
-   inequalities over the box of the hypotheses by branch and bound, else both
-   sides as balls at the numeric stage's points; CERTIFIED when every point is
-   decided (``certify=False`` skips the stage);
-5. **numeric** -- both sides at two precisions (default 30 and 60 digits) at
-   seeded points from the hypotheses.  A pass needs agreement within
-   ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
+   inequalities over the box of the hypotheses by branch and bound (CERTIFIED only when
+   the boxes cover the whole stated domain), else both sides as balls at the numeric
+   stage's points (CHECKED_AT_POINTS: evidence; an equality only after the precision is
+   raised as far as the magnitudes call for); ``certify=False`` skips the stage;
+5. **numeric** -- both sides at two precisions (default 30 and 60 digits, more when the
+   step's constants are tiny) at seeded points from the hypotheses.  A pass needs
+   agreement within ``10**-(dps - 10)`` (relative to the size of the sides) at *both*
    precisions.  A failure at the higher precision is confirmed at twice that
-   precision, and re-checked exactly when both sides are rational at the
-   point, before it is reported as REFUTED.
+   precision, and re-checked exactly when both sides are rational at the point, before
+   it is reported as REFUTED;
+6. **counterexample search** -- before a step is reported as evidence at points (or left
+   UNDECIDED), its worst point is looked for (:mod:`symdp.proof.cascade.search`: ends,
+   simple rationals, tight constraints, far integers, local minima and the simple
+   rationals near them), and a point where the relation fails is REFUTED.
 
 A numeric pass is NUMERIC_AT_POINTS, never PROVED.  ``check_*`` functions report; they
 never raise on a failing step (see :func:`assert_derivation` for a strict helper).
@@ -27,10 +35,7 @@ never raise on a failing step (see :func:`assert_derivation` for a strict helper
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -39,40 +44,20 @@ import sympy as sp
 from ..core.errors import DerivationError
 from .derivation import Derivation, Step
 from ..core.enumerable import Enumerated, enumerate_atoms
-from .sampling import is_integer_domain, sample_points, seed_for
+from .sampling import conditions_on, constraint_closure, sample_points, seed_for
+from .assumptions import assumption_symbols
+from .timeouts import Timeout as _Timeout
+from .timeouts import time_limit
 from .verdict import Counterexample, StepResult, Verdict
 
 DEFAULT_DPS = (30, 60)
 DEFAULT_POINTS = 24
 SYMBOLIC_SECONDS = 4.0
 POINT_SECONDS = 3.0  # a point whose evaluation takes longer is skipped (and counted as skipped)
+SEARCH_SECONDS = 10.0  # a safety net only: the search's own budget is a count of evaluations
 
 
 # --------------------------------------------------------------------------- helpers
-
-class _Timeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float):
-    """Raise ``_Timeout`` after ``seconds`` (SIGALRM; no limit off the main thread)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def handler(signum, frame):
-        raise _Timeout()
-
-    previous = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
 
 def expand(expr: sp.Basic) -> sp.Basic:
     """Closed forms of symdp objects (``doit``), keeping Enumerated atoms."""
@@ -80,46 +65,6 @@ def expand(expr: sp.Basic) -> sp.Basic:
         return expr.doit(deep=True)
     except Exception:  # noqa: BLE001 - an object without a closed form stays as it is
         return expr
-
-
-_ASSUMPTION_SYMBOLS: dict = {}
-
-
-def assumption_symbols(hypotheses: dict) -> dict:
-    """Map each symbol to a Dummy carrying what its domain implies as assumptions.
-
-    The same hypotheses give the same Dummies (cached), so that the closed forms derived for
-    one step of a derivation are found again, in the caches of symdp's objects, by the next.
-    """
-    key = tuple(hypotheses.items())
-    try:
-        return dict(_ASSUMPTION_SYMBOLS[key])
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable domain: no caching
-        return _assumption_symbols(hypotheses)
-    mapping = _assumption_symbols(hypotheses)
-    _ASSUMPTION_SYMBOLS[key] = mapping
-    return dict(mapping)
-
-
-def _assumption_symbols(hypotheses: dict) -> dict:
-    mapping = {}
-    for symbol, domain in hypotheses.items():
-        assumptions = {"real": True}
-        lo, hi = domain.inf, domain.sup
-        if is_integer_domain(domain):
-            assumptions["integer"] = True
-        if lo.is_finite and lo >= 0:
-            assumptions["nonnegative"] = True
-            if lo > 0 or (lo == 0 and 0 not in domain):
-                assumptions["positive"] = True
-        if hi.is_finite and hi <= 0:
-            assumptions["nonpositive"] = True
-            if hi < 0 or (hi == 0 and 0 not in domain):
-                assumptions["negative"] = True
-        mapping[symbol] = sp.Dummy(symbol.name, **assumptions)
-    return mapping
 
 
 def _is_zero(expr) -> bool | None:
@@ -225,6 +170,20 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
                               "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
                               "symbolic"), tried
         tried.append("reparametrised sign analysis: undecided")
+    if relation != "=" and len(lhs.free_symbols | rhs.free_symbols) <= 3:
+        from .cascade.monotone import prove_by_monotonicity
+
+        margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+        try:
+            why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
+                                        deadline=time.perf_counter() + seconds)
+        except Exception as exc:  # noqa: BLE001 - undecided, not wrong
+            why = ""
+            tried.append(f"monotonicity: {type(exc).__name__}")
+        if why:
+            return StepResult(Verdict.PROVED, f"derivative-sign monotonicity: {why}",
+                              "symbolic"), tried
+        tried.append("monotonicity: undecided")
     return None, tried
 
 
@@ -261,12 +220,21 @@ def _exact_value(expr):
     return value if value.is_Rational else None
 
 
+def _sample_symbols(derivation: Derivation, step: Step) -> set:
+    """The step's symbols and those tied to them by the constraints (see
+    :func:`~symdp.proof.sampling.constraint_closure`)."""
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    return constraint_closure(step.free_symbols, conditions, derivation.hypotheses)
+
+
 def _relevant_conditions(derivation: Derivation, step: Step) -> tuple:
-    """The derivation's constraints that speak of this step's symbols only, and the step's
-    side conditions.  (A constraint on symbols the step does not use cannot restrict it, and
-    would reject every sampled point.)"""
-    symbols = step.free_symbols
-    kept = tuple(c for c in derivation.constraints if c.free_symbols <= symbols)
+    """The derivation's constraints on the step's symbols and on those tied to them through
+    other constraints, and the step's side conditions.  (A constraint on symbols unrelated
+    to the step cannot restrict it, and would reject every sampled point; a constraint
+    reaching the step through another parameter, ``x <= y <= z`` for a step in x and z,
+    must be kept, with that parameter sampled too.)"""
+    symbols = _sample_symbols(derivation, step)
+    kept = conditions_on(symbols, derivation.constraints)
     return kept + tuple(step.side_conditions)
 
 
@@ -291,15 +259,27 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
     if missing:
         return StepResult(Verdict.UNDECIDED, "enumeration: no range for " +
                           ", ".join(s.name for s in missing), "enumeration")
-    conditions = _relevant_conditions(derivation, step)
+    # parameters tied to the step's through constraints (2 l <= k for a step in k) are
+    # enumerated too when they have a range, so that every case is admissible; the step is
+    # evaluated once per value of its own parameters
+    tied = sorted((_sample_symbols(derivation, step) - set(symbols)) & set(ranges),
+                  key=lambda s: s.name)
+    every = symbols + tied
+    conditions = conditions_on(every, derivation.constraints) + tuple(step.side_conditions)
     # each symbol's admissible values once (a set-membership test in SymPy is slow)
     admissible = [[sp.Integer(v) for v in ranges[s] if sp.Integer(v) in derivation.hypotheses[s]]
-                  for s in symbols]
+                  for s in every]
     cases = 0
+    seen = set()
     for values in itertools.product(*admissible):
-        point = dict(zip(symbols, values))
-        if not all(bool(c.xreplace(point)) for c in conditions):
+        full = dict(zip(every, values))
+        if not all(bool(c.xreplace(full)) for c in conditions):
             continue
+        point = {s: full[s] for s in symbols}
+        key = tuple(point.values())
+        if key in seen:
+            continue
+        seen.add(key)
         L = enumerate_atoms(lhs.xreplace(point))
         R = enumerate_atoms(rhs.xreplace(point))
         L, R = _rational_or_none(L), _rational_or_none(R)
@@ -343,12 +323,20 @@ def _evaluate(expr, dps):
     return value
 
 
-def _numeric(lhs, rhs, relation, derivation, step, index, dps, count) -> StepResult:
+def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
     lo_dps, hi_dps = dps
-    symbols = step.free_symbols
+    symbols = _sample_symbols(derivation, step)
     conditions = _relevant_conditions(derivation, step)
-    points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
-                           seed=seed_for(derivation.id, index))
+    if points is None:
+        points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
+                               seed=seed_for(derivation.id, index))
+    # constants such as 10**-80 need the precision that resolves them next to 1, and their
+    # squares (exp(u) - 1 - u ~ u^2/2) twice that
+    from .certified.points import magnitude_bits
+
+    need = int(2 * magnitude_bits(lhs, rhs) / 3.32) + 20
+    if need > lo_dps:
+        lo_dps, hi_dps = max(lo_dps, need), max(hi_dps, 2 * need)
     if not points:
         return StepResult(Verdict.UNDECIDED, "numeric: no sample point satisfies the hypotheses "
                           "and side conditions", "numeric")
@@ -458,6 +446,110 @@ def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=
 
 # --------------------------------------------------------------------------- public API
 
+def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
+    """The counterexample search (:mod:`symdp.proof.cascade.search`) before a step is
+    reported as evidence at points (or left undecided): REFUTED at the point it finds,
+    else ``result`` with what was searched added to its detail."""
+    from .cascade.search import search
+
+    if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
+        return result
+    symbols = _sample_symbols(derivation, step)
+    conditions = _relevant_conditions(derivation, step)
+    decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols)
+    try:
+        with time_limit(SEARCH_SECONDS):
+            outcome = search(lhs, rhs, step.relation, symbols, derivation.hypotheses, conditions,
+                             decide=decide, seed=seed_for(derivation.id, index, "search"))
+    except _Timeout:
+        return result
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a failing search decides nothing
+        note = f"counterexample search failed: {type(exc).__name__}"
+        return StepResult(result.verdict, f"{result.detail}; {note}", result.stage,
+                          result.counterexample, worst_margin=result.worst_margin,
+                          points=result.points, extra=result.extra)
+    if outcome.refuted is not None:
+        r = outcome.refuted
+        return StepResult(r.verdict, r.detail + " (found by the counterexample search, after "
+                          f"{result.verdict.value}: {result.detail[:160]})", r.stage,
+                          r.counterexample, points=r.points,
+                          extra={**result.extra, "search": {"candidates": outcome.candidates}})
+    if result.verdict is Verdict.UNDECIDED or not (outcome.candidates or outcome.note):
+        return result
+    return StepResult(result.verdict, f"{result.detail}; {outcome.text()}", result.stage,
+                      result.counterexample, worst_margin=result.worst_margin,
+                      points=result.points,
+                      extra={**result.extra, "search": {"candidates": outcome.candidates,
+                                                        "minimisations": outcome.minimisations}})
+
+
+def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
+    """``decide(point)``: a REFUTED StepResult when the relation certainly fails at the exact
+    point (exactly, by balls at rising precision, or by the numeric stage), else None."""
+    ordered = sorted(symbols, key=lambda s: s.name)
+    fns = None
+    try:
+        from ..numeric.balls import UNAVAILABLE
+        from ..numeric.ball_compiler import compile_ball
+
+        if not UNAVAILABLE:
+            fns = (compile_ball(lhs, ordered), compile_ball(rhs, ordered))
+    except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
+        fns = None
+
+    from .certified.points import exact_is_cheap
+    from .sampling import _satisfied
+
+    conditions = _relevant_conditions(derivation, step)
+
+    def admissible(point) -> bool:
+        """The point is in every domain and satisfies every condition, exactly: a
+        refutation is never made outside the step's domain."""
+        for s, v in point.items():
+            if s not in derivation.hypotheses or \
+                    derivation.hypotheses[s].contains(v) is not sp.true:
+                return False
+        return _satisfied(conditions, point)
+
+    def decide(point):
+        if not admissible(point):
+            return None
+        try:
+            with time_limit(POINT_SECONDS):
+                if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):
+                    lhs.xreplace(point), rhs.xreplace(point)  # an object may reject the point
+                elif fns is None:
+                    return None
+        except (ValueError, _Timeout):
+            return None
+        if fns is not None:
+            from .certified.points import FAILS, check_point
+            from ..numeric.balls import arb
+
+            try:
+                with time_limit(2 * POINT_SECONDS):
+                    c = check_point(fns[0], fns[1], lhs, rhs, relation, point, dps=max(dps),
+                                    radius=arb(10) ** (-(max(dps) - 20)), deep=relation == "=")
+            except (_Timeout, ValueError, ZeroDivisionError, ArithmeticError):
+                return None
+            if c is None or c.status != FAILS:
+                return None
+            cx = Counterexample(dict(c.point), c.lhs, c.rhs, c.difference, exact=c.how == "exact")
+            where = _point_str(point)
+            how = "exactly" if c.how == "exact" else \
+                f"certified: the balls at {c.bits} bits exclude the relation"
+            return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = {c.rhs} "
+                              f"({how})", "search", counterexample=cx, points=1)
+        r = _numeric(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
+        if r.verdict is Verdict.REFUTED:
+            return StepResult(r.verdict, r.detail, "search", r.counterexample, points=1)
+        return None
+
+    return decide
+
+
 def _undefined_on_domain(step: Step, derivation: Derivation) -> StepResult | None:
     """UNDECIDED when a side of ``step`` is undefined somewhere on its stated domain, so
     that no later stage can call the step proved there (issue #14).
@@ -526,11 +618,14 @@ def _denominators(expr):
 
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
                points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS,
-               certify: bool = True, box=None, box_limit: int | None = None) -> StepResult:
+               certify: bool = True, box=None, box_limit: int | None = None,
+               search: bool = True) -> StepResult:
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
     :class:`symdp.proof.certified.box.Range`) replaces the box taken from the hypotheses.
+    ``search=False`` skips the counterexample search that otherwise runs before a step is
+    reported as evidence at points (:mod:`symdp.proof.cascade.search`).
     """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
@@ -574,6 +669,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                                      extra={"certified": cert_record} if cert_record else {})
             if result is None or numeric.verdict is not Verdict.UNDECIDED:
                 result = numeric
+        if search and (result.verdict.is_evidence or result.verdict is Verdict.UNDECIDED):
+            result = _search(lhs, rhs, step, derivation, index, dps, result)
     if result.verdict is Verdict.UNDECIDED and tried:
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)

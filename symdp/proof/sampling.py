@@ -121,6 +121,32 @@ def candidates(domain: sp.Set, rng: random.Random, count: int) -> tuple[list, li
     raise ValueError(f"cannot sample from the domain {domain}")
 
 
+def constraint_closure(symbols, conditions, hypotheses) -> set:
+    """``symbols`` and every parameter tied to them through the conditions, transitively.
+
+    ``z - x >= 0`` under ``x <= y, y <= z`` speaks of x and z only, yet its domain is cut
+    by both constraints through y: a point of (x, z) is admissible only if some y fits
+    between.  Sampling y with x and z (and keeping both constraints) keeps every point
+    admissible; dropping the constraints would admit z < x.
+    """
+    closure = set(symbols)
+    changed = True
+    while changed:
+        changed = False
+        for c in conditions:
+            free = set(c.free_symbols)
+            if free & closure and not free <= closure and free <= set(hypotheses):
+                closure |= free
+                changed = True
+    return closure
+
+
+def conditions_on(symbols, conditions) -> tuple:
+    """The conditions that speak of the given symbols only."""
+    symbols = set(symbols)
+    return tuple(c for c in conditions if set(c.free_symbols) <= symbols)
+
+
 def _satisfied(conditions, point) -> bool:
     for cond in conditions:
         value = cond.xreplace(point)

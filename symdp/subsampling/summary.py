@@ -12,8 +12,8 @@ ratio p, :func:`summary` computes from the objects:
 * the privacy profile :math:`\delta(\varepsilon) = 1 + C_p(f)^*(-e^\varepsilon)` (Prop. 2.12)
   at the requested ε.
 
-Numbers are decimal strings with ``dps`` significant digits, computed at ``dps + 15``
-digits inside :func:`mpmath.workdps`; the dict is the JSON schema of ``symdp subsample
+Numbers are decimal strings with ``dps`` significant digits, certified by ball arithmetic
+where the ball compiler supports the expression (:func:`decimal`); the dict is the JSON schema of ``symdp subsample
 --json`` (the CLI only formats it)::
 
     {"family": "eps_delta" | "gaussian", "parameters": {...},
@@ -29,7 +29,7 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import probability, to_exact
+from ..core.validation import nonnegative, probability, to_exact
 from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
 from ..tradeoff.base import alpha
@@ -116,9 +116,9 @@ def default_epsilons(f, p) -> list:
 def summary(f, p, at, dps: int = 30) -> dict:
     """The numbers and closed forms of :math:`C_p(f)` as a dict (the ``--json`` schema)."""
     family = family_name(f)
+    at = [nonnegative("eps", v) for v in at]
     C = subsample(f, p)
     p = probability("p", p)
-    at = [to_exact("eps", value) for value in at]
     result = {"family": family}
     if family == "eps_delta":
         result["parameters"] = {"eps": sp.sstr(f.eps), "delta": sp.sstr(f.delta), "p": sp.sstr(p)}

@@ -43,11 +43,14 @@ def test_uniform_and_schedule(capsys, tmp_path):
     code, out, _ = run(capsys, "account", "--uniform-gaussian", "--sigma", "1", "--p", "0.1",
                        "--steps", "10", "--precision", "0", "--delta", "1e-5")
     assert code == 0 and "replace-one" in out
+    # the lower end bounds the C_p guarantee, not the mechanism (review of issue #16)
+    assert "lower end bounds the guarantee" in out
     f = tmp_path / "phases.json"
     f.write_text(json.dumps([{"sigma": 1, "q": 0.1, "steps": 4}, {"sigma": 2, "q": 0.05, "steps": 6}]))
     code, out, _ = run(capsys, "account", "--schedule", str(f), "--delta", "1e-5", "--precision", "0", "--json")
     rec = json.loads(out)
     assert code == 0 and len(rec["phases"]) == 2 and rec["phases"][1]["sigma"] == "2"
+    assert rec["lower_bounds"] == "the mechanism" and rec["note"] is None  # Poisson
     c = tmp_path / "phases.csv"
     c.write_text("sigma,q,steps\n1,0.1,4\n2,0.05,6\n")
     code, out2, _ = run(capsys, "account", "--schedule", str(c), "--delta", "1e-5", "--precision", "0", "--json")

@@ -36,16 +36,21 @@ def test_correct_rounding_contains_the_exact_value(T, eps):
         assert hi - lo < 1e-9          # exact pairs: only the mass roundings remain
 
 
-@pytest.mark.parametrize("mutant,T,side", [
-    ("upper-mass-down", 1, "hi"),        # CTD masses floor'd instead of ceil'd
-    ("lower-p-up", 1, "lo"),             # binned P-masses ceil'd
-    ("lower-p-up", 16, "lo"),            #   ... and in the products
-    ("lower-q-down", 1, "lo"),           # binned Q-masses floor'd
-    ("lower-q-down", 16, "lo"),
+# At T = 16 the correct lower end sits ~1e-10 below the exact value: every empty bin carries a
+# Q-mass of one unit 2^-40 (the ceiling of a ball around 0), and those units multiply through
+# the products.  A P-mutant gains e^0 per unit, the Q-ghosts cost e^eps: it is caught at a
+# small eps, the Q-mutant at a large one.  (Before the review, the products' ceiling was a
+# floor for sub-unit masses -- FLINT's poly // n -- which dropped those ghosts and let one eps
+# serve both mutants.)
+@pytest.mark.parametrize("mutant,T,side,eps", [
+    ("upper-mass-down", 1, "hi", "0.25"),        # CTD masses floor'd instead of ceil'd
+    ("lower-p-up", 1, "lo", "0.25"),             # binned P-masses ceil'd
+    ("lower-p-up", 16, "lo", "0.5"),             #   ... and in the products
+    ("lower-q-down", 1, "lo", "0.25"),           # binned Q-masses floor'd
+    ("lower-q-down", 16, "lo", "1.5"),
 ])
-def test_a_flipped_rounding_excludes_the_exact_value(mutant, T, side):
+def test_a_flipped_rounding_excludes_the_exact_value(mutant, T, side, eps):
     with mpmath.workdps(80):
-        eps = "0.25" if T == 1 else "1.5"
         exact = rr_delta("0.5", T, eps)
         lo, hi = rr_bracket(T, eps, mutate=mutant)
         if side == "hi":

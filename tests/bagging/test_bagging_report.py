@@ -114,6 +114,9 @@ def test_tv_latex_uses_the_papers_operator():
     wo = json.loads(bagging_report(Bagging(100, 3, 1, Sampling.WITHOUT_REPLACEMENT_JOINT),
                                    as_json=True))["latex"]["tv"]
     assert "b(D), b(D')" in wr and "a(D), a(D')" in wo and "b(" not in wo
+    conventions = [json.loads(bagging_report(Bagging(100, 3, 1, s), as_json=True))["convention"]
+                   for s in (Sampling.WITH_REPLACEMENT, Sampling.WITHOUT_REPLACEMENT_INDEPENDENT)]
+    assert "(b(D), b(D'))" in conventions[0] and "(a(D), a(D'))" in conventions[1]
 
 
 def _parser():

@@ -1,11 +1,10 @@
-"""symdp.parsing.ranges (``--box`` text) and the Range it builds (symdp.proof.certified.ranges)."""
+"""symdp.parsing.ranges: ``--box`` text to a Range, without eval."""
 
 import pytest
 import sympy as sp
 
 from symdp import InvalidParameterError
 from symdp.parsing.ranges import parse_range
-from symdp.proof.certified.ranges import Range
 
 R = sp.Rational
 
@@ -34,12 +33,3 @@ def test_names_become_the_given_symbols_and_integers_are_marked():
 def test_bad_text_is_an_invalid_parameter_error(text, message):
     with pytest.raises(InvalidParameterError, match=message):
         parse_range(text)
-
-
-def test_range_checks_are_the_boxes_own():
-    x = sp.Symbol("x", real=True)
-    assert Range(x, 0, sp.oo).bounded is False and Range(x, 0, 1).bounded
-    with pytest.raises(InvalidParameterError, match="finite lower bound"):
-        Range(x, -sp.oo, 3, integer=True)
-    with pytest.raises(InvalidParameterError, match="must be a real number"):
-        Range(x, sp.I, 1)

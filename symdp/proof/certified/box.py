@@ -273,7 +273,7 @@ def _has_implicit(expr) -> bool:
 
 def _simplify_after(expr):
     """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
-    from ..check import _Timeout, time_limit
+    from ..timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(2.0):
@@ -432,6 +432,13 @@ def _examine(problem: _Problem, sub, result: BoxResult):
                     "lhs": _ball_text(L), "rhs": _ball_text(R), "margin": _ball_text(m),
                 }
                 return "refuted"
+    if not all(s is True for s in states):
+        # the monotonicity test moves to a face of the sub-box; that face may lie outside
+        # the constraints (x + y >= 1 with m increasing in x and y: the face x = y = 0)
+        # while the sub-box still holds admissible points where m is smaller than
+        # anywhere on the admissible part of the face.  Only a sub-box that lies wholly
+        # inside the constraints may be replaced by a face (issue #12).
+        return "split"
     smooth = problem
     if problem.derivatives is None and problem.branched and any(lo != hi for lo, hi in sub):
         smooth = _branch_for(problem, env)  # one branch on the whole sub-box: its derivatives
@@ -652,7 +659,7 @@ def _second_derivative(cache: dict, firsts, variables, i):
 def _factored(expr):
     """``expr`` factored when that is quick (a product of signed factors has a tighter ball
     than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
-    from ..check import _Timeout, time_limit
+    from ..timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(1.0):

@@ -8,10 +8,14 @@ that precision while the balls do not decide.  For ``lhs REL rhs``:
   of their points (``lhs <= rhs``: the upper end of lhs is at most the lower end
   of rhs) and *fails* when they are ordered the other way -- a certified
   counterexample;
-* an equality holds *to a radius* ρ when the ball of ``lhs - rhs`` contains 0
-  and lies within :math:`[-\rho, \rho]` (default :math:`\rho = 10^{-(dps-20)}`,
-  1e-40 at 60 digits) -- weaker than an exact equality, and said so; it fails
-  when the ball excludes 0 (the sides certainly differ);
+* an equality fails when the ball of ``lhs - rhs`` excludes 0 (the sides certainly
+  differ).  While the ball contains 0 the precision is raised -- at the first
+  points of a step up to thousands of bits, at least as far as the sizes of the
+  exact constants call for (``exp(10**-80) - 1`` needs about 270 bits to be seen
+  non-zero) -- and only a ball that still contains 0 at the highest precision,
+  within :math:`[-\rho, \rho]` (default :math:`\rho = 10^{-(dps-20)}`, 1e-40 at 60
+  digits), lets the equality hold *to the radius* it has there: evidence at the
+  point, weaker than an exact equality, and said so;
 * when both sides are exact rationals at the point (SymPy evaluates them
   exactly), the relation is decided exactly.
 
@@ -72,22 +76,85 @@ class PointsResult:
                 and self.count(FAILS) == 0)
 
 
+#: an exact evaluation with a parameter this large in an exponent is not attempted
+#: (``(1 + 1/n)**n`` at n = 10**12 is a rational of 10**13 digits)
+EXACT_EXPONENT_LIMIT = 10 ** 4
+
+
+def exact_is_cheap(expr, point) -> bool:
+    """Can ``expr`` be evaluated exactly at ``point`` in reasonable time?"""
+    for pw in sp.sympify(expr).atoms(sp.Pow):
+        for s in pw.exp.free_symbols:
+            v = point.get(s)
+            if v is not None and abs(v) > EXACT_EXPONENT_LIMIT:
+                return False
+    return True
+
+
 def _exact(expr, point):
-    # a power with a variable exponent (x^x^x) at an exact point can have more digits than
-    # memory holds (3^3^3^3): leave it to the balls, which bound it instead
-    if any(p.exp.free_symbols for p in expr.atoms(sp.Pow)):
+    # a large exponent (exact_is_cheap), or a tower x^(x^x) whose exponent is itself a
+    # variable power (3^3^3^3 has more digits than memory holds): leave it to the balls
+    if not exact_is_cheap(expr, point) or any(
+            any(q.exp.free_symbols for q in pw.exp.atoms(sp.Pow)) for pw in expr.atoms(sp.Pow)):
         return None
     value = expr.xreplace(point)
     return value if value.is_Rational else None
 
 
-def check_point(lhs_fn, rhs_fn, lhs, rhs, relation, point, *, dps: int, radius) -> PointCheck:
-    """Decide ``lhs relation rhs`` at one exact point with balls (rising precision)."""
+#: the highest precision an equality is raised to before it is accepted to a radius
+MAX_EQUALITY_BITS = 16384
+#: how many points of a step get the full rise of precision (the others stop at 4x)
+DEEP_POINTS = 3
+
+
+def magnitude_bits(*exprs) -> int:
+    """Bits needed to see the smallest and largest exact constants of ``exprs``.
+
+    ``exp(10**-80) - 1`` differs from 0 by about 1e-80: a ball of its difference excludes 0
+    only once the working precision resolves 1e-80 next to 1, i.e. about 266 bits plus a
+    guard.  The sizes of the exact numbers in the expressions (numerators, denominators,
+    exponents of Floats) give that precision before any evaluation.
+    """
+    need = 0
+    for e in exprs:
+        for a in sp.sympify(e).atoms(sp.Number):
+            if a.is_Rational and a != 0:
+                need = max(need, int(abs(a.p)).bit_length(), int(a.q).bit_length())
+            elif a.is_Float and a != 0:
+                need = max(need, abs(int(a._mpf_[2])) + int(a._mpf_[3]))
+        for pw in sp.sympify(e).atoms(sp.Pow):  # 10**-400 kept unevaluated
+            if pw.base.is_Integer and pw.exp.is_Integer and abs(int(pw.base)) > 1:
+                need = max(need, int(abs(pw.exp) * abs(int(pw.base)).bit_length()))
+    return need
+
+
+def _ladder(dps: int, deep: bool, need: int) -> list:
+    base = digits_to_bits(dps + 10)
+    bits = [base, 2 * base, 4 * base]
+    if deep:
+        limit = min(MAX_EQUALITY_BITS, max(1024, 2 * need + 128))
+        while bits[-1] < limit:
+            bits.append(min(2 * bits[-1], MAX_EQUALITY_BITS))
+    return bits
+
+
+def check_point(lhs_fn, rhs_fn, lhs, rhs, relation, point, *, dps: int, radius,
+                deep: bool = True) -> PointCheck:
+    """Decide ``lhs relation rhs`` at one exact point with balls (rising precision).
+
+    An equality whose difference ball still contains 0 is raised further (``deep``):
+    doubling the precision up to :data:`MAX_EQUALITY_BITS`, at least to the precision the
+    magnitudes of the constants call for (:func:`magnitude_bits`), so that sides differing
+    by 1e-400 are told apart; only a ball that contains 0 at the highest precision is
+    accepted, to the radius it has there.
+    """
     names = {getattr(s, "name", str(s)): str(v) for s, v in point.items()}
     op = "==" if relation == "=" else relation
     last = None
-    for factor in (1, 2, 4):
-        bits = digits_to_bits(factor * (dps + 10))
+    # an inequality between sides that differ by 1e-800 needs the same rise as an equality
+    ladder = _ladder(dps, deep, magnitude_bits(lhs, rhs, *point.values()))
+    for i, bits in enumerate(ladder):
+        final = i == len(ladder) - 1
         with working_bits(bits):
             env = {s: point_ball(v) for s, v in point.items()}
             L, R = lhs_fn(env), rhs_fn(env)
@@ -102,7 +169,7 @@ def check_point(lhs_fn, rhs_fn, lhs, rhs, relation, point, *, dps: int, radius) 
                 if L.is_exact() and R.is_exact():  # equal exact balls: equal exactly
                     return PointCheck(names, HOLDS, fmt(L), fmt(R), fmt(D), "exact", arb(0),
                                       bits=bits)
-                if bound <= radius:
+                if final and bound <= radius:
                     return PointCheck(names, HOLDS, fmt(L), fmt(R), fmt(D), "radius", bound,
                                       bits=bits)
                 last = PointCheck(names, UNDECIDED, fmt(L), fmt(R), fmt(D), "balls", bits=bits)
@@ -132,14 +199,16 @@ def certify_at_points(lhs, rhs, relation, points, *, lhs_fn, rhs_fn, dps: int = 
     with working_bits(digits_to_bits(dps + 10)):
         rho = arb(10) ** (-radius_digits) if radius is None else point_ball(radius)
     checks = []
-    for point in points:
+    for index, point in enumerate(points):
         try:
-            L0 = lhs.xreplace(point)  # noqa: F841 - an object may reject the point
+            if exact_is_cheap(lhs, point):
+                L0 = lhs.xreplace(point)  # noqa: F841 - an object may reject the point
         except ValueError:
             checks.append(PointCheck({getattr(s, "name", str(s)): str(v) for s, v in point.items()},
                                      NOT_FINITE, how="rejected"))
             continue
-        c = check_point(lhs_fn, rhs_fn, lhs, rhs, relation, point, dps=dps, radius=rho)
+        c = check_point(lhs_fn, rhs_fn, lhs, rhs, relation, point, dps=dps, radius=rho,
+                        deep=index < DEEP_POINTS)
         checks.append(c)
         if c.status == FAILS:
             break

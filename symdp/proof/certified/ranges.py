@@ -28,6 +28,11 @@ class Range:
     integer: bool = False
 
     def __post_init__(self):
+        for end, value in (("lower", self.lo), ("upper", self.hi)):
+            if isinstance(value, str):   # sympify would evaluate the text
+                raise InvalidParameterError(
+                    f"the {end} bound of {self.symbol.name} must be a number, not text "
+                    f"(parse text with symdp.parsing.ranges.parse_range); got {value!r}")
         lo, hi = sp.sympify(self.lo), sp.sympify(self.hi)
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)

@@ -72,11 +72,27 @@ class Reduction:
                 "obligations": [o.text() for o in self.obligations]}
 
 
+def _shift_variable(symbol, open_end: bool, integer: bool) -> sp.Dummy:
+    """The shift ``m >= 0`` of a parameter from a finite end of its domain (``m > 0`` at an
+    open end), an integer for an integer parameter.
+
+    Only what the domain implies is assumed: for a real parameter ``integer`` is left
+    *unset*, never ``False`` -- SymPy reads ``integer=False`` as "not an integer", hence
+    non-zero, which would make ``x > 0`` follow from ``0 <= x <= 1`` (issue #12).
+    """
+    assumptions = {"nonnegative": True}
+    if open_end:
+        assumptions["positive"] = True
+    if integer:
+        assumptions["integer"] = True
+    return sp.Dummy(f"m_{symbol.name}", **assumptions)
+
+
 class _Signs:
     """Signs of expressions under the hypotheses (SymPy assumptions, shifted parameters)."""
 
     def __init__(self, hypotheses, conditions):
-        from ..check import assumption_symbols
+        from ..assumptions import assumption_symbols
 
         self.mapping = assumption_symbols(hypotheses)
         self.shift = {}
@@ -91,12 +107,10 @@ class _Signs:
             lo_open = bool(getattr(domain, "left_open", False)) and not integer
             hi_open = bool(getattr(domain, "right_open", False)) and not integer
             if lo_ok:    # x = lo + m, m >= 0 (m > 0 at an open end)
-                m = sp.Dummy(f"m_{symbol.name}", nonnegative=True, positive=lo_open or None,
-                             integer=integer)
+                m = _shift_variable(symbol, lo_open, integer)
                 self.shift[dummy] = lo + m
             elif hi_ok:  # x = hi - m for a domain (-oo, hi]
-                m = sp.Dummy(f"m_{symbol.name}", nonnegative=True, positive=hi_open or None,
-                             integer=integer)
+                m = _shift_variable(symbol, hi_open, integer)
                 self.shift[dummy] = hi - m
             # the domains' bounds are constraints too
             if lo_ok:
@@ -131,7 +145,7 @@ class _Signs:
 
     def sign(self, e, want: str, seconds: float = 3.0) -> tuple[bool, str]:
         """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses?"""
-        from ..check import _Timeout, time_limit
+        from ..timeouts import Timeout as _Timeout, time_limit
 
         try:
             with time_limit(seconds):

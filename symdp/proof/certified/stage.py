@@ -46,7 +46,14 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         return _skip(UNAVAILABLE)
     from ...numeric.ball_compiler import UnsupportedExpression, compile_ball
 
-    symbols = sorted(step.free_symbols | lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
+    from ..sampling import conditions_on, constraint_closure
+
+    all_conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    # the step's symbols and those tied to them through constraints (x <= y <= z for a step
+    # in x and z): sampled together, so that every point is admissible
+    symbols = sorted(constraint_closure(step.free_symbols | lhs.free_symbols | rhs.free_symbols,
+                                        all_conditions, derivation.hypotheses),
+                     key=lambda s: s.name)
     try:
         lhs_fn = compile_ball(lhs, symbols)
         rhs_fn = compile_ball(rhs, symbols)
@@ -54,7 +61,7 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         return _skip(str(exc))
     record = {}
     notes = []
-    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    conditions = conditions_on(symbols, all_conditions)
     if relation != "=":
         boxed = _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_limit)
         if boxed is not None:
@@ -65,12 +72,27 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
             notes.append(note)
     from .points import certify_at_points
 
-    pts = sample_points(symbols, derivation.hypotheses, conditions, count=points,
-                        seed=seed_for(derivation.id, index))
+    whole = _finite_domain(symbols, derivation.hypotheses, conditions) if symbols else None
+    if whole is not None:
+        pts = whole
+    else:
+        pts = sample_points(symbols, derivation.hypotheses, conditions, count=points,
+                            seed=seed_for(derivation.id, index))
     if not pts:
         return None, record, "; ".join(notes + ["CERTIFIED at points: no sample point"])
     outcome = certify_at_points(lhs, rhs, relation, pts, lhs_fn=lhs_fn, rhs_fn=rhs_fn, dps=dps)
     record["points"] = _points_record(outcome)
+    if whole is not None and outcome.certified and all(
+            c.status == "holds" and (c.how == "exact" or (relation != "=" and c.how == "balls"))
+            for c in outcome.checks):
+        # a finite domain, every admissible point of it decided: the whole stated domain
+        exact = sum(1 for c in outcome.checks if c.how == "exact")
+        detail = (f"the domain is finite and enumerated whole: all {len(whole)} admissible "
+                  f"points decided" + (" exactly" if exact == len(whole) else
+                                       f" by ball arithmetic ({exact} exactly)"))
+        return StepResult(Verdict.CERTIFIED, detail, "certified", points=len(whole),
+                          worst_margin=record["points"].get("smallest_margin"),
+                          extra={"certified": record}), record, ""
     failure = outcome.failure
     if failure is not None:
         cx = Counterexample(dict(failure.point), failure.lhs, failure.rhs, failure.difference,
@@ -81,6 +103,17 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         detail = f"fails at {where}: lhs = {failure.lhs}, rhs = {failure.rhs} ({how})"
         return StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
                           points=len(outcome.checks), extra={"certified": record}), record, ""
+    if outcome.certified and not symbols and len(outcome.checks) == 1 and \
+            outcome.checks[0].how in ("balls", "exact") and \
+            (relation != "=" or outcome.checks[0].how == "exact"):
+        # no parameters: the one point is the whole domain, and the balls (or the exact
+        # values) decide the closed statement -- an equality only when exact, never to a radius
+        c = outcome.checks[0]
+        how = "exactly" if c.how == "exact" else f"by ball arithmetic at {c.bits} bits"
+        return StepResult(Verdict.CERTIFIED, f"no parameters: the closed statement is decided "
+                          f"{how} (lhs = {c.lhs}, rhs = {c.rhs})", "certified", points=1,
+                          worst_margin=record["points"].get("smallest_margin"),
+                          extra={"certified": record}), record, ""
     if outcome.certified:
         from .points import describe
 
@@ -95,6 +128,43 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
     notes.append(f"CERTIFIED at points: {outcome.count('holds')} of {len(outcome.checks)} points "
                  f"decided; the balls do not decide at {where}")
     return None, record, "; ".join(notes)
+
+
+FINITE_LIMIT = 64   # a finite domain with at most this many points is checked whole
+
+
+def _finite_domain(symbols, hypotheses, conditions):
+    """Every admissible point of a finite domain (each parameter's domain a finite set of
+    rationals, at most :data:`FINITE_LIMIT` points), or None.  None also when a condition
+    is not decided exactly at some point: "whole" must mean whole."""
+    import itertools
+
+    domains = [hypotheses.get(s) for s in symbols]
+    if any(not isinstance(d, sp.FiniteSet) or not all(v.is_Rational for v in d) for d in domains):
+        return None
+    size = 1
+    for d in domains:
+        size *= len(d)
+    if size > FINITE_LIMIT:
+        return None
+    points = []
+    for combo in itertools.product(*[sorted(d) for d in domains]):
+        point = dict(zip(symbols, combo))
+        admissible = True
+        for c in conditions:
+            v = c.xreplace(point)
+            if v not in (sp.true, sp.false):
+                try:
+                    v = sp.simplify(v)
+                except Exception:  # noqa: BLE001
+                    return None
+            if v is sp.false:
+                admissible = False
+            elif v is not sp.true:
+                return None
+        if admissible:
+            points.append(point)
+    return points
 
 
 def _points_record(outcome) -> dict:
@@ -164,12 +234,12 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
             else:
                 return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
                                    extra={"certified": {"box": record}}), record, "")
+    from ..sampling import constraint_closure
+
     used = set(L.free_symbols) | set(R.free_symbols)
     for o in reduction.obligations:
         used |= o.lhs.free_symbols | o.rhs.free_symbols
-    for c in conditions:
-        if c.free_symbols & used:
-            used |= c.free_symbols
+    used = constraint_closure(used, conditions, hyp)
     if box is None:
         ranges = [r for r in ranges if r.symbol in used]
     if len(ranges) > MAX_DIMENSION:
@@ -181,7 +251,9 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     claims += [(o.lhs, o.relation, o.rhs, o.why) for o in reduction.obligations]
     results = []
     for cl, crel, cr, why in claims:
-        needed = cl.free_symbols | cr.free_symbols
+        # a claim's own symbols and those the constraints tie to them: a search without
+        # x <= y, y <= z for a claim in x and z would refute it at z < x
+        needed = constraint_closure(cl.free_symbols | cr.free_symbols, conditions, hyp)
         sub_ranges = [r for r in ranges if r.symbol in needed or box is not None]
         if not sub_ranges:
             continue
@@ -198,6 +270,11 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     record = {"reduction": reduction.as_dict() if reduction.steps else None,
               "searches": [dict(r.as_dict(), claim=why) for why, r in results]}
     main = results[0][1] if results else None
+    uncovered = _uncovered(ranges, hyp) if box is not None else ""
+    if results and all(r.status == "certified" for _, r in results) and uncovered:
+        # a box given by hand that misses part of the domain certifies that box only
+        return None, record, (f"box: certified over the given box only, which does not cover "
+                              f"the domain ({uncovered})")
     if results and all(r.status == "certified" for _, r in results):
         return (StepResult(Verdict.CERTIFIED, _box_detail(reduction, results), "certified",
                            worst_margin=_margin(main), extra={"certified": {"box": record}}), record, "")
@@ -209,7 +286,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
         cx = Counterexample(dict(cx_box["point"]), cx_box["lhs"], cx_box["rhs"], cx_box["margin"])
         where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in cx_box["box"].items())
         detail = (f"fails at every point of the box {where} (certified: margin ball "
-                  f"{cx_box['margin']} < 0); e.g. at " +
+                  f"{cx_box['margin']} {'<=' if rel in ('<', '>') else '<'} 0); e.g. at " +
                   ", ".join(f"{k}={v}" for k, v in cx_box["point"].items()))
         return (StepResult(Verdict.REFUTED, detail, "certified", counterexample=cx,
                            extra={"certified": {"box": record}}), record, "")
@@ -221,6 +298,19 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     if bad.status == "refuted":
         note = f"box: {why} fails on a sub-box ({bad.counterexample['box']})"
     return None, record, note
+
+
+def _uncovered(ranges, hypotheses) -> str:
+    """"" when the ranges contain every parameter's whole domain, else the first parameter
+    whose domain sticks out (CERTIFIED means: over the whole stated domain)."""
+    for r in ranges:
+        domain = hypotheses.get(r.symbol)
+        if domain is None:
+            continue
+        hull = sp.Interval(r.lo, r.hi)
+        if not (domain.is_subset(hull) is True):
+            return f"{r.symbol.name} in {domain} is not inside [{r.lo}, {r.hi}]"
+    return ""
 
 
 def _relevant(conditions, ranges):

@@ -41,7 +41,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
 
     The finite part (``n in lo..n0``, certified by the caller's boxes) includes ``n = n0``,
     which the induction-style arguments start from."""
-    from ..check import _Timeout, time_limit
+    from ..timeouts import Timeout as _Timeout, time_limit
     from .reduce import _Signs
 
     strict = relation in ("<", ">")
@@ -122,7 +122,7 @@ def _by(notes) -> str:
 
 
 def _simplified(e):
-    from ..check import time_limit
+    from ..timeouts import time_limit
 
     with time_limit(2.0):
         return sp.factor(sp.powsimp(sp.together(sp.expand_power_base(e, force=False))))

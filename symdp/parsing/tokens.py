@@ -1,0 +1,162 @@
+"""Tokens of a typed formula: :func:`_tokenize` for plain text and LaTeX.
+
+Each token carries its normalised value (``<=`` for ``\\le``, ``varepsilon`` for ``ε``) and
+its 1-based column; a character outside the vocabulary is a :class:`_Problem` at its
+column, which :mod:`symdp.parsing` turns into a ``ParseError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .vocabulary import (_ASCII_DIGITS, _BRACED_WORD, _CANONICAL, _CHARACTERS, _COMMAND,
+                         _COMMAND_TOKENS, _FUNCTIONS, _GREEK, _GREEK_TAIL, _IDENTIFIER,
+                         _LATEX_CHARACTERS, _LATEX_NUMBER, _LETTERS, _PLAIN_NUMBER, _RESERVED,
+                         _SPACING, _SUPERSCRIPTS, _TWO_CHARACTERS, _UNICODE_GREEK, _WORD_COMMANDS)
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str    # num, name, cmd, op, open, close, rel, end
+    value: str   # normalised: "<=" for \le, "frac" for \frac, "varepsilon" for ε
+    col: int     # 1-based column of the first character
+    text: str    # as typed, for messages
+
+    def shown(self) -> str:
+        return "end of input" if self.kind == "end" else f"'{self.text}'"
+
+
+class _Problem(Exception):
+    """A syntax problem at a column; the public functions turn it into a ParseError."""
+
+    def __init__(self, col: int, message: str):
+        super().__init__(message)
+        self.col = col
+        self.message = message
+
+
+def _check_identifier(name: str, col: int) -> None:
+    bare = name.rstrip("'")
+    if bare.startswith("_"):
+        raise _Problem(col, "identifiers may not start with '_'")
+    if "__" in bare or bare.endswith("_"):
+        raise _Problem(col, f"malformed identifier '{name}'")
+    if bare in _RESERVED:
+        raise _Problem(col, f"'{bare}' is a reserved word, not a formula")
+
+
+def _tokenize(text: str, latex: bool) -> list[_Token]:
+    tokens: list[_Token] = []
+    i, n = 0, len(text)
+    if latex:  # $...$ or $$...$$ around the whole formula, as pasted from a paper
+        first = len(text) - len(text.lstrip().lstrip("$"))
+        last = len(text.rstrip().rstrip("$"))
+        dollars = {j for j in range(n) if text[j] == "$" and (j < first or j >= last)}
+    else:
+        dollars = set()
+
+    def add(kind, value, start, end):
+        tokens.append(_Token(kind, value, start + 1, text[start:end]))
+
+    while i < n:
+        ch = text[i]
+        if ch.isspace() or i in dollars or (latex and ch == "~"):
+            i += 1
+            continue
+        pair = text[i:i + 2]
+        if pair == "!=":
+            raise _Problem(i + 1, "'!=' is not a supported relation")
+        if pair in _TWO_CHARACTERS:
+            add(*_TWO_CHARACTERS[pair], i, i + 2)
+            i += 2
+            continue
+        if ch in _SUPERSCRIPTS:  # x² is x^2 (a run of superscript digits is one exponent)
+            j = i
+            while j < n and text[j] in _SUPERSCRIPTS:
+                j += 1
+            add(*_CHARACTERS["^"], i, i)
+            tokens.append(_Token("num", "".join(_SUPERSCRIPTS[c] for c in text[i:j]), i + 1,
+                                 text[i:j]))
+            i = j
+            continue
+        if ch in _ASCII_DIGITS or (ch == "." and text[i + 1:i + 2] in tuple(_ASCII_DIGITS)):
+            match = (_LATEX_NUMBER if latex else _PLAIN_NUMBER).match(text, i)
+            add("num", match.group(0), i, match.end())
+            i = match.end()
+            continue
+        if ch in _CHARACTERS:
+            add(*_CHARACTERS[ch], i, i + 1)
+            i += 1
+            continue
+        if ch in _UNICODE_GREEK:
+            name = _UNICODE_GREEK[ch]
+            if latex:
+                add("cmd", name, i, i + 1)
+                i += 1
+            else:
+                tail = _GREEK_TAIL.match(text, i + 1)
+                _check_identifier(name + tail.group(0), i + 1)
+                add("name", name + tail.group(0), i, tail.end())
+                i = tail.end()
+            continue
+        if latex:
+            i = _latex_token(text, i, add)
+            continue
+        if ch.isascii() and (ch.isalpha() or ch == "_"):
+            match = _IDENTIFIER.match(text, i)
+            _check_identifier(match.group(0), i + 1)
+            add("name", match.group(0), i, match.end())
+            i = match.end()
+            continue
+        if ch == "\\":
+            command = _COMMAND.match(text, i)
+            raise _Problem(i + 1, f"LaTeX command '{command.group(0) if command else ch}' "
+                                  "in a plain formula (pass latex=True)")
+        if ch in "{}":
+            raise _Problem(i + 1, f"unexpected '{ch}' (braces are LaTeX; pass latex=True)")
+        raise _Problem(i + 1, f"unexpected character {ch!r}")
+    tokens.append(_Token("end", "", n + 1, ""))
+    return tokens
+
+
+def _latex_token(text: str, i: int, add) -> int:
+    """Read one LaTeX token at ``text[i]``; return the index after it."""
+    ch = text[i]
+    if ch in _LATEX_CHARACTERS:
+        add(*_LATEX_CHARACTERS[ch], i, i + 1)
+        return i + 1
+    if ch.isascii() and ch.isalpha():
+        run = _LETTERS.match(text, i)
+        word = run.group(0)
+        if word in _RESERVED:
+            raise _Problem(i + 1, f"'{word}' is a reserved word, not a formula")
+        if len(word) > 1 and (word in _GREEK or word in _CANONICAL or word in _FUNCTIONS):
+            add("name", word, i, run.end())
+        else:  # juxtaposed letters are a product, one symbol per letter
+            for j in range(i, run.end()):
+                add("name", text[j], j, j + 1)
+        return run.end()
+    if ch == "\\":
+        command = _COMMAND.match(text, i)
+        if command is None:
+            raise _Problem(i + 1, "a lone '\\' at the end")
+        name, end = command.group(1), command.end()
+        if name in _SPACING:
+            return end
+        if name in _COMMAND_TOKENS:
+            add(*_COMMAND_TOKENS[name], i, end)
+            return end
+        if name in _WORD_COMMANDS:
+            word = _BRACED_WORD.match(text, end)
+            if word is None:
+                raise _Problem(i + 1, f"\\{name} must be followed by a word in braces, "
+                                      f"e.g. \\{name}{{erfc}}")
+            if word.group(1) in _RESERVED:
+                raise _Problem(i + 1, f"'{word.group(1)}' is a reserved word, not a formula")
+            add("name", word.group(1), i, word.end())
+            return word.end()
+        if not name.isalpha():
+            raise _Problem(i + 1, f"unknown command {command.group(0)!r}")
+        add("cmd", name, i, end)
+        return end
+    raise _Problem(i + 1, f"unexpected character {ch!r}")

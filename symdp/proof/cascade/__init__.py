@@ -1,0 +1,1 @@
+"""Stages of the check cascade that have a module of their own (see :mod:`symdp.proof.check`)."""
