@@ -272,6 +272,8 @@ def load_check_json(path) -> CheckJson:
     except OSError as exc:
         raise ReportInputError(f"cannot read {name}: "
                                f"{exc.strerror or type(exc).__name__}") from None
+    except ReportInputError:
+        raise
     except ValueError:  # a NUL character in the path
         raise ReportInputError(f"cannot read {name}: a path cannot hold a NUL character") \
             from None
