@@ -91,8 +91,8 @@ def rdp_epsilon(phases, delta, improved: bool = True):
         return best
 
 
-def dp_accounting_epsilon(phases, delta, connect_dots: bool = True, interval: float = 1e-4):
-    """dp_accounting's PLD estimate of eps(delta) (Poisson, add/remove), or None if absent."""
+def _dp_accounting_composition(phases, connect_dots: bool, interval: float):
+    """dp_accounting's PLD of the phases composed (Poisson, add/remove), or None if absent."""
     try:
         from dp_accounting.pld import privacy_loss_distribution as pld
     except ImportError:
@@ -104,19 +104,16 @@ def dp_accounting_epsilon(phases, delta, connect_dots: bool = True, interval: fl
                                           use_connect_dots=connect_dots)
         comp = one.self_compose(int(T))
         total = comp if total is None else total.compose(comp)
-    return total.get_epsilon_for_delta(float(delta))
+    return total
+
+
+def dp_accounting_epsilon(phases, delta, connect_dots: bool = True, interval: float = 1e-4):
+    """dp_accounting's PLD estimate of eps(delta) (Poisson, add/remove), or None if absent."""
+    total = _dp_accounting_composition(phases, connect_dots, interval)
+    return None if total is None else total.get_epsilon_for_delta(float(delta))
 
 
 def dp_accounting_delta(phases, eps, connect_dots: bool = True, interval: float = 1e-4):
-    try:
-        from dp_accounting.pld import privacy_loss_distribution as pld
-    except ImportError:
-        return None
-    total = None
-    for s, q, T in phases:
-        one = pld.from_gaussian_mechanism(float(s), sampling_prob=float(q),
-                                          value_discretization_interval=interval,
-                                          use_connect_dots=connect_dots)
-        comp = one.self_compose(int(T))
-        total = comp if total is None else total.compose(comp)
-    return total.get_delta_for_epsilon(float(eps))
+    """dp_accounting's PLD estimate of delta(eps) (Poisson, add/remove), or None if absent."""
+    total = _dp_accounting_composition(phases, connect_dots, interval)
+    return None if total is None else total.get_delta_for_epsilon(float(eps))
