@@ -1,5 +1,9 @@
 r"""Privacy-loss distributions: from a pair (P, Q) to its privacy profile, and to that of a product.
 
+(One module of about 600 lines on purpose: the five loss laws -- exact atoms, Gaussian,
+Laplace, densities, lattice -- implement the one interface that :func:`product_profile`
+composes; split by law, that interface would be spread over five files.)
+
 For :math:`f = T(P, Q)` (Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 2.1) let
 :math:`L = \log(dQ/dP)` be the privacy loss, a random variable under Q (:math:`+\infty`
 where P has no mass).  A test φ has type I error :math:`E_P\varphi` and power

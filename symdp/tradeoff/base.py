@@ -1,5 +1,10 @@
 r"""Trade-off functions of f-DP as exact SymPy objects.
 
+(One module of about 540 lines on purpose: the :class:`TradeOff` base class, its three
+evaluation nodes -- :class:`TradeOffAt`, :class:`InverseAt`, :class:`ConjugateAt`, whose
+compiler hooks call back into the base class -- and the conjugate, profile and fixed point
+they are built from refer to each other.)
+
 A trade-off function (Dong, Roth, Su 2022, arXiv 1905.02383v3, Def. 2.1) is
 :math:`T(P,Q)(\alpha) = \inf\{\beta_\phi : \alpha_\phi \le \alpha\}`; by
 Prop. 2.2 these are exactly the convex, continuous, non-increasing

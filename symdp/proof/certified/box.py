@@ -1,5 +1,10 @@
 r"""CERTIFIED over a box: branch and bound with ball evaluation of the margin.
 
+(One module of about 730 lines on purpose: the search, its cutting at exact piece breakpoints
+and its hand-off to a tail argument share the private ``_Problem`` state and are one
+algorithm.  What stands apart has its own module: ranges (ranges.py), reductions
+(reduce.py), tail arguments (tail.py), breakpoints (pieces.py).)
+
 For an inequality ``lhs REL rhs`` the *margin* is :math:`m = rhs - lhs` for
 ``<=``/``<`` and :math:`m = lhs - rhs` for ``>=``/``>``; the claim is
 :math:`m \ge 0` (or :math:`m > 0`) at every point of a box
