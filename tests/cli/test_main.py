@@ -90,7 +90,8 @@ def test_interrupt_exits_130(monkeypatch, capsys):
 def test_the_sigterm_handler_is_put_back(monkeypatch):
     before = signal.getsignal(signal.SIGTERM)
     seen = []
-    monkeypatch.setattr(symdp.cli.latex, "run", lambda args: seen.append(signal.getsignal(signal.SIGTERM)) or 0)
+    monkeypatch.setattr(symdp.cli.latex, "run",
+                        lambda args: seen.append(signal.getsignal(signal.SIGTERM)) or 0)
     assert main(["latex", "anything"]) == 0
     assert seen and seen[0] is not before          # during the run: SIGTERM -> SystemExit
     assert signal.getsignal(signal.SIGTERM) is before
