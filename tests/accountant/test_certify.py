@@ -1,4 +1,5 @@
-"""The Python API: two precisions agree, the eps and delta brackets are consistent, bad input."""
+"""symdp.accountant.certify through the Python API: two precisions agree, the eps and delta brackets
+are consistent, bad input."""
 
 from fractions import Fraction
 

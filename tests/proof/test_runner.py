@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = ROOT / "tests" / "cli" / "fixtures"  # shared with the CLI tests
 
 HOSTILE = {  # file -> words its load error must contain
     "sysexit0.py": ("SystemExit(0)", "line 4"),
