@@ -87,8 +87,9 @@ def rdp_epsilon(phases, delta, improved: bool = True):
             else:
                 e = r + mpmath.log(1 / d) / (a - 1)
             if best is None or e < best[0]:
-                best = (max(e, mpmath.mpf(0)), a)
-        return best
+                best = (e, a)
+        # eps is never below 0; the order is the one that minimises the unclipped bound
+        return max(best[0], mpmath.mpf(0)), best[1]
 
 
 def _dp_accounting_composition(phases, connect_dots: bool, interval: float):

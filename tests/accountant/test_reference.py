@@ -78,3 +78,17 @@ def test_gdp_epsilon_inverts_gdp_delta():
         assert abs(gdp_delta(mu, eps) - delta) < mpmath.mpf(10) ** -40
     # a delta already met at eps = 0 (Phi(1/2) - Phi(-1/2) = 0.3829 for mu = 1) gives 0
     assert gdp_epsilon(1, mpmath.mpf("0.5")) == 0
+
+
+def test_rdp_order_is_the_minimiser_even_when_the_bound_is_negative():
+    # sigma = 10, q = 1e-4, one step: the unclipped bound is negative for many orders; the
+    # order reported must minimise it (the last order tried was reported before)
+    eps, order = rdp_epsilon([(10, "0.0001", 1)], "0.5")
+    assert eps == 0
+    bounds = {}
+    for a in ORDERS:
+        r = rdp_poisson_gaussian(10, "0.0001", a)
+        with mpmath.workdps(50):
+            bounds[a] = r + mpmath.log(mpmath.mpf(a - 1) / a) - (mpmath.log(mpmath.mpf("0.5"))
+                                                                 + mpmath.log(a)) / (a - 1)
+    assert order == min(bounds, key=bounds.get)
