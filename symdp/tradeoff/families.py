@@ -77,9 +77,8 @@ class EpsDelta(TradeOff):
         return "EpsDelta(%s, %s)" % (printer._print(self.eps), printer._print(self.delta))
 
 
-class Gaussian(TradeOff):
-    r""":math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`, the trade-off between
-    N(0, 1) and N(μ, 1) (Dong, Roth, Su 2022, Def. 2.7)."""
+class _ShiftFamily(TradeOff):
+    """A symmetric family T(P_0, P_mu) of a location shift mu >= 0 (Gaussian, Laplace)."""
 
     symmetric_by_construction = True
 
@@ -91,6 +90,11 @@ class Gaussian(TradeOff):
     @property
     def mu(self):
         return self.args[0]
+
+
+class Gaussian(_ShiftFamily):
+    r""":math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`, the trade-off between
+    N(0, 1) and N(μ, 1) (Dong, Roth, Su 2022, Def. 2.7)."""
 
     def pieces(self):
         if self.mu == 0:
@@ -107,7 +111,7 @@ class Gaussian(TradeOff):
         return "Gaussian(%s)" % printer._print(self.mu)
 
 
-class Laplace(TradeOff):
+class Laplace(_ShiftFamily):
     r"""The trade-off between Lap(0, 1) and Lap(μ, 1) (Dong, Roth, Su 2022, Sec. 2.3):
 
     .. math::
@@ -115,17 +119,6 @@ class Laplace(TradeOff):
         e^{-\mu}/(4\alpha) \ (e^{-\mu}/2 \le \alpha \le 1/2),\quad
         e^{-\mu}(1-\alpha) \ (\alpha > 1/2).
     """
-
-    symmetric_by_construction = True
-
-    def __new__(cls, mu):
-        conditions = []
-        mu = nonnegative("mu", mu, conditions)
-        return super().__new__(cls, mu, conditions=conditions)
-
-    @property
-    def mu(self):
-        return self.args[0]
 
     def fixed_point(self):
         r""":math:`e^{-\mu/2}/2`, on the middle piece (tests check f(x*) = x*)."""
