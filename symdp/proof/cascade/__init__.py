@@ -1,1 +1,1 @@
-"""Stages of the check cascade that have a module of their own (see :mod:`symdp.proof.check`)."""
+"""The stages of the check cascade, one module each; :mod:`symdp.proof.check` runs them in order."""

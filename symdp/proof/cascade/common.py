@@ -1,0 +1,144 @@
+"""Helpers shared by the stages of the check cascade (:mod:`symdp.proof.check`): closed
+forms, signs and relations, exact values, the points a step is sampled at, evaluation at a
+precision, and the REFUTED result of a failing point."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..derivation import Derivation, Step
+from ..sampling import conditions_on, constraint_closure
+from ..verdict import Counterexample, StepResult, Verdict
+
+DEFAULT_DPS = (30, 60)
+DEFAULT_POINTS = 24
+SYMBOLIC_SECONDS = 4.0
+POINT_SECONDS = 3.0  # a point whose evaluation takes longer is skipped (and counted as skipped)
+SEARCH_SECONDS = 10.0  # a safety net only: the search's own budget is a count of evaluations
+
+
+def expand(expr: sp.Basic) -> sp.Basic:
+    """Closed forms of symdp objects (``doit``), keeping Enumerated atoms."""
+    try:
+        return expr.doit(deep=True)
+    except Exception:  # noqa: BLE001 - an object without a closed form stays as it is
+        return expr
+
+
+def _is_zero(expr) -> bool | None:
+    if expr == 0:
+        return True
+    z = expr.is_zero
+    return z
+
+
+def _sign_holds(diff: sp.Expr, relation: str) -> bool | None:
+    """Does ``diff = lhs - rhs`` satisfy ``diff REL 0``?  True/False/None (undecided)."""
+    if relation == "<=":
+        return diff.is_nonpositive
+    if relation == "<":
+        return diff.is_negative
+    if relation == ">=":
+        return diff.is_nonnegative
+    if relation == ">":
+        return diff.is_positive
+    return _is_zero(diff)
+
+
+def _relation_holds(lhs, rhs, relation: str, tol) -> bool:
+    diff = lhs - rhs
+    if relation == "=":
+        return abs(diff) <= tol
+    if relation in ("<=", "<"):
+        return diff <= tol
+    return diff >= -tol
+
+
+def _fmt(value, digits=20) -> str:
+    if isinstance(value, sp.Rational):
+        return str(value)
+    if isinstance(value, sp.Float):
+        return sp.Float(value, digits).__str__()
+    return str(value)
+
+
+def _exact_value(expr):
+    """The exact value of a closed numeric expression when it is rational, else None."""
+    try:
+        value = sp.simplify(expr)
+    except Exception:  # noqa: BLE001
+        return None
+    return value if value.is_Rational else None
+
+
+def _sample_symbols(derivation: Derivation, step: Step) -> set:
+    """The step's symbols and those tied to them by the constraints (see
+    :func:`~symdp.proof.sampling.constraint_closure`)."""
+    conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
+    return constraint_closure(step.free_symbols, conditions, derivation.hypotheses)
+
+
+def _relevant_conditions(derivation: Derivation, step: Step) -> tuple:
+    """The derivation's constraints on the step's symbols and on those tied to them through
+    other constraints, and the step's side conditions.  (A constraint on symbols unrelated
+    to the step cannot restrict it, and would reject every sampled point; a constraint
+    reaching the step through another parameter, ``x <= y <= z`` for a step in x and z,
+    must be kept, with that parameter sampled too.)"""
+    symbols = _sample_symbols(derivation, step)
+    kept = conditions_on(symbols, derivation.constraints)
+    return kept + tuple(step.side_conditions)
+
+
+def _rational_or_none(e):
+    """``e`` as an exact Rational (evaluated, then simplified), or None -- never a guess."""
+    e = sp.sympify(e).doit()
+    if e.is_Rational:
+        return e
+    try:
+        e = sp.simplify(e)
+    except Exception:  # noqa: BLE001
+        return None
+    return e if e.is_Rational else None
+
+
+def _point_str(point: dict) -> str:
+    if not point:
+        return "every point (no free parameters)"
+    return ", ".join(f"{getattr(s, 'name', s)}={v}" for s, v in point.items())
+
+
+def _evaluate(expr, dps):
+    value = sp.N(expr, dps, maxn=4 * dps + 100)
+    if value.has(sp.nan) or value.has(sp.zoo):
+        return None
+    if value in (sp.oo, -sp.oo):
+        return value
+    if not value.is_Number:
+        re_part, im_part = value.as_real_imag()
+        if im_part != 0 and abs(im_part) > sp.Float(10) ** (-dps + 5):
+            return None
+        value = re_part
+        if not value.is_Number:
+            return None
+    return value
+
+
+
+def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
+                also=None) -> StepResult:
+    el, er = exact_values
+    exact = el is not None and er is not None
+    if exact:
+        ok = {"=": el == er, "<=": el <= er, "<": el < er, ">=": el >= er, ">": el > er}[relation]
+        if ok:  # the exact values say otherwise: never refute on rounding
+            return StepResult(Verdict.UNDECIDED, f"numeric failure at {_point_str(point)} "
+                              "not confirmed exactly", stage)
+        lhs_s, rhs_s, diff_s = str(el), str(er), str(el - er)
+    else:
+        lhs_s, rhs_s = _fmt(lv, 25), _fmt(rv, 25)
+        diff_s = _fmt(sp.Float(lv - rv, 25), 10) if lv not in (sp.oo, -sp.oo) else "inf"
+    cx = Counterexample({getattr(s, "name", str(s)): str(v) for s, v in point.items()},
+                        lhs_s, rhs_s, diff_s, exact=exact)
+    how = "exactly" if exact else f"at {also} and {dps_used} digits" if also else f"at {dps_used} digits"
+    detail = f"fails at {_point_str(point)}: lhs = {lhs_s}, rhs = {rhs_s} ({how})"
+    return StepResult(Verdict.REFUTED, detail, stage, counterexample=cx, points=checked + 1)

@@ -1,0 +1,120 @@
+"""The counterexample-search stage of the check cascade (:mod:`symdp.proof.check`): runs
+:func:`symdp.proof.cascade.search.search` before a step is reported as evidence at points
+(or left UNDECIDED), with a decider that refutes only at exact points of the domain."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ...core.enumerable import Enumerated
+from ...core.errors import DerivationError
+from ..sampling import seed_for
+from ..timeouts import Timeout as _Timeout
+from ..timeouts import time_limit
+from ..verdict import Counterexample, StepResult, Verdict
+from .common import POINT_SECONDS, SEARCH_SECONDS, _point_str, _relevant_conditions, _sample_symbols
+from .numeric import _numeric
+
+
+def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
+    """The counterexample search (:mod:`symdp.proof.cascade.search`) before a step is
+    reported as evidence at points (or left undecided): REFUTED at the point it finds,
+    else ``result`` with what was searched added to its detail."""
+    from .search import search
+
+    if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
+        return result
+    symbols = _sample_symbols(derivation, step)
+    conditions = _relevant_conditions(derivation, step)
+    decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols)
+    try:
+        with time_limit(SEARCH_SECONDS):
+            outcome = search(lhs, rhs, step.relation, symbols, derivation.hypotheses, conditions,
+                             decide=decide, seed=seed_for(derivation.id, index, "search"))
+    except _Timeout:
+        return result
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a failing search decides nothing
+        note = f"counterexample search failed: {type(exc).__name__}"
+        return StepResult(result.verdict, f"{result.detail}; {note}", result.stage,
+                          result.counterexample, worst_margin=result.worst_margin,
+                          points=result.points, extra=result.extra)
+    if outcome.refuted is not None:
+        r = outcome.refuted
+        return StepResult(r.verdict, r.detail + " (found by the counterexample search, after "
+                          f"{result.verdict.value}: {result.detail[:160]})", r.stage,
+                          r.counterexample, points=r.points,
+                          extra={**result.extra, "search": {"candidates": outcome.candidates}})
+    if result.verdict is Verdict.UNDECIDED or not (outcome.candidates or outcome.note):
+        return result
+    return StepResult(result.verdict, f"{result.detail}; {outcome.text()}", result.stage,
+                      result.counterexample, worst_margin=result.worst_margin,
+                      points=result.points,
+                      extra={**result.extra, "search": {"candidates": outcome.candidates,
+                                                        "minimisations": outcome.minimisations}})
+
+
+def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
+    """``decide(point)``: a REFUTED StepResult when the relation certainly fails at the exact
+    point (exactly, by balls at rising precision, or by the numeric stage), else None."""
+    ordered = sorted(symbols, key=lambda s: s.name)
+    fns = None
+    try:
+        from ...numeric.balls import UNAVAILABLE
+        from ...numeric.ball_compiler import compile_ball
+
+        if not UNAVAILABLE:
+            fns = (compile_ball(lhs, ordered), compile_ball(rhs, ordered))
+    except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
+        fns = None
+
+    from ..certified.points import exact_is_cheap
+    from ..sampling import _satisfied
+
+    conditions = _relevant_conditions(derivation, step)
+
+    def admissible(point) -> bool:
+        """The point is in every domain and satisfies every condition, exactly: a
+        refutation is never made outside the step's domain."""
+        for s, v in point.items():
+            if s not in derivation.hypotheses or \
+                    derivation.hypotheses[s].contains(v) is not sp.true:
+                return False
+        return _satisfied(conditions, point)
+
+    def decide(point):
+        if not admissible(point):
+            return None
+        try:
+            with time_limit(POINT_SECONDS):
+                if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):
+                    lhs.xreplace(point), rhs.xreplace(point)  # an object may reject the point
+                elif fns is None:
+                    return None
+        except (ValueError, _Timeout):
+            return None
+        if fns is not None:
+            from ..certified.points import FAILS, check_point
+            from ...numeric.balls import arb
+
+            try:
+                with time_limit(2 * POINT_SECONDS):
+                    c = check_point(fns[0], fns[1], lhs, rhs, relation, point, dps=max(dps),
+                                    radius=arb(10) ** (-(max(dps) - 20)), deep=relation == "=")
+            except (_Timeout, ValueError, ZeroDivisionError, ArithmeticError):
+                return None
+            if c is None or c.status != FAILS:
+                return None
+            cx = Counterexample(dict(c.point), c.lhs, c.rhs, c.difference, exact=c.how == "exact")
+            where = _point_str(point)
+            how = "exactly" if c.how == "exact" else \
+                f"certified: the balls at {c.bits} bits exclude the relation"
+            return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = {c.rhs} "
+                              f"({how})", "search", counterexample=cx, points=1)
+        r = _numeric(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
+        if r.verdict is Verdict.REFUTED:
+            return StepResult(r.verdict, r.detail, "search", r.counterexample, points=1)
+        return None
+
+    return decide

@@ -1,0 +1,116 @@
+"""The symbolic stage of the check cascade (:mod:`symdp.proof.check`): under the
+hypotheses turned into SymPy assumptions, ``simplify(lhs - rhs)`` (also after rewriting
+:math:`\\Phi` to ``erfc``), the sign of the difference for inequalities, also after
+reparametrising bounded parameters ``x = a + (b - a)/(1 + t)``, ``t >= 0``, and
+derivative-sign monotonicity (:mod:`symdp.proof.cascade.monotone`)."""
+
+from __future__ import annotations
+
+import time
+
+import sympy as sp
+
+from ...core.enumerable import Enumerated
+from ..assumptions import assumption_symbols
+from ..timeouts import Timeout as _Timeout
+from ..timeouts import time_limit
+from ..verdict import Counterexample, StepResult, Verdict
+from .common import _sign_holds
+
+
+def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | None, list]:
+    tried = []
+    mapping = assumption_symbols(hypotheses)
+    L, R = lhs.xreplace(mapping), rhs.xreplace(mapping)
+    if L.atoms(Enumerated) or R.atoms(Enumerated):
+        tried.append("symbolic: skipped (enumerated quantities)")
+        return None, tried
+    diff = L - R
+    from ...core.special import to_erfc  # local: keeps the proof package free of cycles
+    from ...tradeoff.solve import phi_normal_form
+
+    attempts = [
+        ("simplify", lambda d: sp.simplify(d)),
+        ("simplify after Phi -> erfc", lambda d: sp.simplify(to_erfc(d))),
+        ("Phi identities + simplify", lambda d: sp.simplify(phi_normal_form(sp.expand(d)))),
+        ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
+    ]
+    simplified_forms = []
+    for name, attempt in attempts:
+        try:
+            with time_limit(seconds):
+                simplified = attempt(diff)
+                verdict = _sign_holds(simplified, relation)
+        except _Timeout:
+            tried.append(f"{name}: timed out after {seconds:g} s")
+            continue
+        except Exception as exc:  # noqa: BLE001 - a stage that fails just does not decide
+            tried.append(f"{name}: {type(exc).__name__}")
+            continue
+        if simplified == 0 and relation in ("<", ">"):
+            cx = Counterexample({}, "lhs", "rhs", "0", exact=True)
+            return StepResult(Verdict.REFUTED, "the sides are equal everywhere (their difference "
+                              f"simplifies to 0, {name}), so the strict relation fails at every point",
+                              "symbolic", counterexample=cx), tried
+        if verdict is True:
+            what = "difference simplifies to 0" if simplified == 0 else \
+                f"sign of lhs - rhs decided under the hypotheses ({name})"
+            return StepResult(Verdict.PROVED, what, "symbolic"), tried
+        tried.append(f"{name}: undecided")
+        simplified_forms.append(simplified)
+    if relation != "=" and simplified_forms:
+        # sign analysis after reparametrising bounded parameters
+        try:
+            with time_limit(seconds):
+                decided = _sign_by_reparametrisation(simplified_forms[0], relation, hypotheses,
+                                                     mapping)
+        except _Timeout:
+            tried.append("reparametrised sign analysis: timed out")
+            decided = False
+        except Exception as exc:  # noqa: BLE001
+            tried.append(f"reparametrised sign analysis: {type(exc).__name__}")
+            decided = False
+        if decided:
+            return StepResult(Verdict.PROVED, "sign decided after reparametrising bounded "
+                              "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
+                              "symbolic"), tried
+        tried.append("reparametrised sign analysis: undecided")
+    if relation != "=" and len(lhs.free_symbols | rhs.free_symbols) <= 3:
+        from .monotone import prove_by_monotonicity
+
+        margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+        try:
+            why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
+                                        deadline=time.perf_counter() + seconds)
+        except Exception as exc:  # noqa: BLE001 - undecided, not wrong
+            why = ""
+            tried.append(f"monotonicity: {type(exc).__name__}")
+        if why:
+            return StepResult(Verdict.PROVED, f"derivative-sign monotonicity: {why}",
+                              "symbolic"), tried
+        tried.append("monotonicity: undecided")
+    return None, tried
+
+
+def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> bool:
+    substitutions, endpoints = {}, []
+    for symbol, domain in hypotheses.items():
+        dummy = mapping[symbol]
+        if dummy not in diff.free_symbols or not isinstance(domain, sp.Interval):
+            continue
+        a, b = domain.start, domain.end
+        if a.is_finite and b.is_finite:
+            t = sp.Dummy("t", nonnegative=True)
+            substitutions[dummy] = a + (b - a) / (1 + t)
+            if not domain.left_open:
+                endpoints.append((dummy, a))
+    if not substitutions:
+        return False
+    re_diff = sp.simplify(diff.xreplace(substitutions))
+    if _sign_holds(re_diff, relation) is not True:
+        return False
+    for dummy, value in endpoints:
+        at_end = sp.simplify(diff.xreplace({dummy: value}))
+        if _sign_holds(at_end, relation) is not True:
+            return False
+    return True
