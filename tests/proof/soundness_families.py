@@ -660,8 +660,9 @@ def undefined_sides() -> list:
     bad(sp.sqrt(x - y), "<=", 1, sq, ((x, 0), (y, 1)), x - y, "negative",
         "square root of a negative number")
     good(sp.sqrt(x - y), "<=", 2, {x: sp.Interval(1, 2), y: UNIT}, "0 <= x - y <= 2")
-    bad(sp.sqrt(x * y - sp.Rational(1, 4)), ">=", 0, sq, ((x, 0), (y, 0)), x * y - sp.Rational(1, 4),
-        "negative", "square root of a negative number")
+    quarter = sp.Rational(1, 4)
+    bad(sp.sqrt(x * y - quarter), ">=", 0, sq, ((x, 0), (y, 0)), x * y - quarter, "negative",
+        "square root of a negative number")
     bad(sp.Pow(sp.sqrt(x), 2, evaluate=False), "=", x, {x: sp.Interval(-1, 1)}, ((x, -h),), x,
         "negative", "sqrt(x) of a negative x (the square written as the user wrote it)")
     bad(x ** -h, ">=", 1, {x: UNIT}, ((x, 0),), x, "pole", "0 to the power -1/2")
@@ -787,9 +788,12 @@ def declarations() -> list:
         why + ": a square")
     s_ = sp.Symbol("x", integer=True)
     why = "x declared integer, stated domain the real interval [0, 3]"
-    with mpmath.workdps(50):
-        sin_pi = lambda v: F(0) if v.denominator == 1 else (  # noqa: E731
-            F(1) if mpmath.sin(mpmath.pi * mpmath.mpf(v.numerator) / v.denominator) > 0.5 else F(-1))
+
+    def sin_pi(v):
+        """sin(pi v) at 50 digits, as a Fraction of its first 30 (0 when below 1e-40)."""
+        with mpmath.workdps(50):
+            value = mpmath.sin(mpmath.pi * mpmath.mpf(v.numerator) / v.denominator)
+            return F(0) if abs(value) < mpmath.mpf(10) ** -40 else F(mpmath.nstr(value, 30))
     add(s_, sp.sin(sp.pi * s_), "=", 0, sp.Interval(0, 3), sin_pi, lambda v: F(0), h,
         why + " (sin(pi/2) = 1)")
     add(s_, sp.floor(s_), "=", s_, sp.Interval(0, 3), lambda v: F(v.numerator // v.denominator),
@@ -948,8 +952,9 @@ def typed_statements() -> list:
                                        ("binomial(n,3)", ">=", "0", lambda v: _gbinom(v, 3), 0),
                                        ("binomial(n,2)", ">=", "0", lambda v: _gbinom(v, 2), 0)):
         truth, at = _exact_over(n_range, py, relation, lambda v, c=c: F(c))
+        why = "exact enumeration of n in [-10, 10]" + ("" if truth else f": fails at n = {at}")
         out.append(("sign", [text, relation, rhs, "--integer", "n", "--assume=-10<=n<=10"], truth,
-                    "exact enumeration of n in [-10, 10]" + ("" if truth else f": fails at n = {at}")))
+                    why))
     assert F(1, 2) - F(1, 2) == 0 and F(1, 3) - F(1, 3) == 0
     out += [
         ("undefined", ["(x^2-y^2)/(x-y)", "=", "x+y", *unit2], False, "undefined on x = y"),
