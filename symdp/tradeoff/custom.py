@@ -58,14 +58,28 @@ def _split_pieces(expr: sp.Expr, x: sp.Symbol) -> list[tuple]:
     raise InvalidParameterError("f: the last Piecewise branch must have the condition True")
 
 
-_VALIDATED: dict = {}  # Lambda -> (validation, symmetric): what validate_tradeoff established
+# (Lambda, domains of its parameters) -> (validation, symmetric): what validate_tradeoff
+# established, and over which parameter values.  The domains are part of the key because
+# Prop. 2.2 for c (1 - alpha) holds for c in [0, 1/2] and fails for c > 1 (issue #19): a
+# TradeOff(expr) built without the same domains -- or rebuilt by SymPy from its args, which
+# carry no domains -- is not validated, and carries Prop. 2.2 as assumptions.
+_VALIDATED: dict = {}
+
+
+def _validation_key(function: sp.Lambda, domains: dict) -> tuple:
+    """The validation cache's key: the function and the domain of each of its parameters
+    (alpha aside), in name order; a parameter without a domain keys as ``None``."""
+    parameters = sorted(function.free_symbols, key=lambda s: s.name)
+    return (function, tuple((s, domains.get(s)) for s in parameters))
 
 
 class UserTradeOff(TradeOff):
     """``TradeOff(expr, variable=alpha, domains=None)``; see the module doc.
 
     ``validation`` is None until :func:`symdp.proof.claims.validate_tradeoff` has checked
-    Prop. 2.2 (then a tuple of condition results with verdict and scope).
+    Prop. 2.2 (then a tuple of condition results with verdict and scope).  A validation
+    holds over the domains it was checked on: an object with parameters finds it only when
+    it is built with the same ``domains`` (keyed by expression *and* domains, issue #19).
     """
 
     def __new__(cls, expr, variable=alpha, domains=None, _validated=None, _symmetric=False):
@@ -86,9 +100,10 @@ class UserTradeOff(TradeOff):
         obj = super().__new__(cls, sp.Lambda(alpha, expr))
         obj._domains = domains
         obj._pieces = [Piece(lo, hi, sp.Lambda(alpha, g)) for lo, hi, g in _split_pieces(expr, alpha)]
+        key = _validation_key(obj.args[0], domains)
         if _validated is not None:
-            _VALIDATED[obj.args[0]] = (tuple(_validated), bool(_symmetric))
-        obj.validation, obj.proved_symmetric = _VALIDATED.get(obj.args[0], (None, False))
+            _VALIDATED[key] = (tuple(_validated), bool(_symmetric))
+        obj.validation, obj.proved_symmetric = _VALIDATED.get(key, (None, False))
         return obj
 
     @property

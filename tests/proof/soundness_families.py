@@ -50,6 +50,13 @@ class Statement:
     true: bool
     why: str
     constraints: tuple = ()
+    # the kernel's families (issue #19); see kernel_statements()
+    enumeration: tuple = ()   # ((Symbol, range), ...): the Derivation's enumeration ranges
+    witness: tuple = ()       # ((Symbol, Rational), ...): a point where it fails / is undefined
+    sample_only: bool = False  # no route but a sample of an infinite domain: never "holds"
+    refusable: bool = False    # a declaration conflict: a clear error is a right answer
+    prime: tuple = ()          # ((hypotheses, constraints) or a callable, ...) run first (cache)
+    build: object = None       # a callable giving (lhs, rhs) after ``prime`` ran (cache family)
 
     @property
     def label(self) -> str:
@@ -354,3 +361,609 @@ def dp() -> list:
 
 def all_statements() -> list:
     return boundary() + interior() + coupled() + tiny() + far() + ties() + dp()
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel's families (issue #19): one per class of the issue's table.  Each statement's
+# truth comes from exact arithmetic in plain Python (Fraction, integer enumeration over the
+# whole finite domain, the generalised binomial n (n-1) ... (n-k+1) / k!) or from an
+# analytic argument stated in ``why``; SymPy builds the expressions handed to symdp, and is
+# never asked whether they hold -- SymPy's own assumption system is what several of these
+# families catch out (Abs(x) is x for Symbol("x", positive=True) whatever x's domain).
+# ---------------------------------------------------------------------------------------
+
+import itertools  # noqa: E402
+import math  # noqa: E402
+from fractions import Fraction as F  # noqa: E402
+
+from symdp.core.enumerable import Enumerated  # noqa: E402
+
+ONE_TO_OO = sp.Range(1, sp.oo)
+_LISTING_LIMIT = 9  # the atoms list objects; beyond this size they refuse (a search stage
+#                     evaluating them at n = 10^5 must not list 10^5! permutations)
+
+
+def _listable(*sizes):
+    if any(s > _LISTING_LIMIT for s in sizes):
+        raise ValueError(f"too large to list: {sizes}")
+
+
+class Subsets(Enumerated):
+    """The number of j-element subsets of {0, ..., n-1}, by listing them (binomial(n, j))."""
+
+    def enumerate(self):
+        n, j = (int(a) for a in self.args)
+        _listable(n, j)
+        return sp.Integer(sum(1 for _ in itertools.combinations(range(n), j)))
+
+
+class PowerSet(Enumerated):
+    """The number of subsets of {0, ..., n-1}, by listing their indicator words (2^n)."""
+
+    def enumerate(self):
+        (n,) = (int(a) for a in self.args)
+        _listable(n)
+        return sp.Integer(sum(1 for _ in itertools.product((0, 1), repeat=n)))
+
+
+class Words(Enumerated):
+    """The number of words of length k over n letters, by listing them (n^k)."""
+
+    def enumerate(self):
+        n, k = (int(a) for a in self.args)
+        _listable(n, k)
+        return sp.Integer(sum(1 for _ in itertools.product(range(n), repeat=k)))
+
+
+class Derangements(Enumerated):
+    """The number of permutations of n points with no fixed point, by listing them
+    (the subfactorial !n: 0, 1, 2, 9, 44, 265, 1854, ...)."""
+
+    def enumerate(self):
+        (n,) = (int(a) for a in self.args)
+        _listable(n)
+        return sp.Integer(sum(1 for p in itertools.permutations(range(n))
+                              if all(p[i] != i for i in range(n))))
+
+
+def _subfactorial(n: int) -> int:
+    """!n by the recurrence !n = (n - 1)(!(n-1) + !(n-2)), !0 = 1, !1 = 0."""
+    a, b = 1, 0
+    for i in range(2, n + 1):
+        a, b = b, (i - 1) * (a + b)
+    return a if n == 0 else b
+
+
+def _vanishing(n_, m):
+    """prod_{i=1..m} (n - i): zero at n = 1..m, m! at n = m + 1."""
+    return sp.Mul(*[(n_ - i) for i in range(1, m + 1)])
+
+
+def enumerated_sample() -> list:
+    """ENUMERATED over a sample of an infinite domain: n in Range(1, oo) enumerated for
+    n <= m only.  A count claimed for all n is at best evidence (``sample_only``); one that
+    agrees for n <= m and fails at n = m + 1 is false (witness n = m + 1, computed below)."""
+    out = []
+    kk = sp.Symbol("k", integer=True)
+    for m in (3, 4, 5, 6):
+        E = ((n, tuple(range(1, m + 1))),)
+        E2 = ((n, tuple(range(1, m + 1))), (kk, (1, 2, 3)))
+        w = ((n, sp.Integer(m + 1)),)
+        hyp, hyp2 = {n: ONE_TO_OO}, {n: ONE_TO_OO, kk: ONE_TO_OO}
+        N = m + 1
+        # the false ones: exact integers at the witness n = m + 1 (k = 2)
+        assert math.comb(N, 2) != math.comb(N, 2) + math.factorial(m)
+        assert 2 ** N != sum(math.comb(N, j) for j in range(m + 1))
+        assert _subfactorial(N) != _subfactorial(N) + math.factorial(m)
+        assert N ** 2 != N ** 2 + math.factorial(m)
+        assert math.factorial(m) > 0 and math.comb(N, N) == 1 and 2 ** N > 2 ** m
+        out += [
+            S("enumerated", Subsets(n, 2), "=", n * (n - 1) / 2, hyp, True,
+              "C(n, 2) = n(n-1)/2, for every n: only n <= %d enumerated" % m,
+              enumeration=E, sample_only=True),
+            S("enumerated", Subsets(n, 2), "=", n * (n - 1) / 2 + _vanishing(n, m), hyp, False,
+              f"the added product vanishes for n <= {m}; at n = {N} it is {m}!",
+              enumeration=E, witness=w),
+            S("enumerated", PowerSet(n), "=", 2 ** n, hyp, True,
+              "2^n subsets, for every n: only n <= %d enumerated" % m,
+              enumeration=E, sample_only=True),
+            S("enumerated", PowerSet(n), "=", sp.Add(*[sp.binomial(n, j) for j in range(m + 1)]),
+              hyp, False, f"sum_(j <= {m}) C(n, j) = 2^n only for n <= {m}; 2^{N} - 1 at n = {N}",
+              enumeration=E, witness=w),
+            S("enumerated", PowerSet(n), "<=", sp.Add(*[sp.binomial(n, j) for j in range(m + 1)]),
+              hyp, False, f"2^{N} > 2^{N} - 1 at n = {N}", enumeration=E, witness=w),
+            S("enumerated", Derangements(n), "=", sp.subfactorial(n), hyp, True,
+              "!n derangements, for every n: only n <= %d enumerated" % m,
+              enumeration=E, sample_only=True),
+            S("enumerated", Derangements(n), "=", sp.subfactorial(n) + _vanishing(n, m), hyp,
+              False, f"the added product is {m}! at n = {N}", enumeration=E, witness=w),
+            S("enumerated", Words(n, kk), "=", n ** kk, hyp2, True,
+              "n^k words, for every n, k: only n <= %d, k <= 3 enumerated" % m,
+              enumeration=E2, sample_only=True),
+            S("enumerated", Words(n, kk), "=", n ** kk + _vanishing(n, m) * (kk - 1), hyp2, False,
+              f"the added term is {m}! at n = {N}, k = 2", enumeration=E2,
+              witness=((n, sp.Integer(N)), (kk, sp.Integer(2)))),
+            # integer statements without atoms, true for n <= m and false at n = m + 1
+            S("enumerated", _vanishing(n, m), "<=", 0, hyp, False,
+              f"zero for n <= {m}, {m}! > 0 at n = {N}", enumeration=E, witness=w),
+            S("enumerated", sp.binomial(n, m + 1), "=", 0, hyp, False,
+              f"C(n, {N}) = 0 for n <= {m}, 1 at n = {N}", enumeration=E, witness=w),
+            S("enumerated", 2 ** n, "<=", 2 ** m, hyp, False, f"2^{N} > 2^{m}",
+              enumeration=E, witness=w),
+        ]
+    return out
+
+
+def _gbinom(a: int, k: int) -> F:
+    """The generalised binomial a (a-1) ... (a-k+1) / k! of an integer a (negative too)."""
+    return F(math.prod(a - i for i in range(k)), math.factorial(k))
+
+
+_RELATION = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
+             ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
+
+
+def _exact_over(values, lhs, relation, rhs):
+    """(truth, first failing value) by exact evaluation at every value of a finite domain;
+    ``lhs``/``rhs`` are Python functions returning a Fraction, or None where undefined."""
+    for v in values:
+        left, right = lhs(v), rhs(v)
+        if left is None or right is None or not _RELATION[relation](left, right):
+            return False, v
+    return True, None
+
+
+def sign_facts() -> list:
+    """Integer functions whose sign SymPy's assumption system states wrongly: binomials with
+    negative, odd or even arguments (binomial(n, 3) < 1 for integer n in [-10, 10] fails at
+    n = 4: C(4, 3) = 4), falling and rising factorials, factorials at negative integers
+    (undefined), floor and (-1)^n.  Truth: exact enumeration of the whole finite domain."""
+    out = []
+    m_ = sp.Symbol("m", integer=True)
+
+    def add(lhs, relation, rhs, symbol, lo, hi, py_lhs, py_rhs, why):
+        truth, at = _exact_over(range(lo, hi), py_lhs, relation, py_rhs)
+        out.append(S("sign", lhs, relation, rhs, {symbol: sp.Range(lo, hi)}, truth,
+                     why + ("" if truth else f"; fails at {symbol.name} = {at}"),
+                     witness=() if truth else ((symbol, sp.Integer(at)),)))
+
+    for k_ in (2, 3, 4, 5):
+        for lo, hi in ((-10, 11), (-10, k_), (0, 11), (-6, 7)):
+            for relation, c in (("<", 1), (">=", 0), ("<=", 0), ("<", 100)):
+                add(sp.binomial(n, k_), relation, c, n, lo, hi,
+                    lambda v, k_=k_: _gbinom(v, k_), lambda v, c=c: F(c),
+                    f"generalised binomial C(n, {k_}) at every integer of the range")
+    for k_ in (2, 3):
+        for shift, word in ((1, "odd"), (0, "even")):
+            for relation, c in (("<", 1), (">=", 0)):
+                add(sp.binomial(2 * m_ + shift, k_), relation, c, m_, -5, 6,
+                    lambda v, k_=k_, s_=shift: _gbinom(2 * v + s_, k_), lambda v, c=c: F(c),
+                    f"C(2m + {shift}, {k_}), an {word} argument")
+    for k_ in (2, 3):
+        add(sp.ff(n, k_), ">=", 0, n, -10, 11,
+            lambda v, k_=k_: F(math.prod(v - i for i in range(k_))), lambda v: F(0),
+            f"falling factorial n (n-1) ... (n-{k_ - 1})")
+        add(sp.rf(n, k_), ">=", 0, n, -10, 11,
+            lambda v, k_=k_: F(math.prod(v + i for i in range(k_))), lambda v: F(0),
+            f"rising factorial n (n+1) ... (n+{k_ - 1})")
+    add(sp.factorial(n), ">=", 1, n, -3, 6,
+        lambda v: F(math.factorial(v)) if v >= 0 else None, lambda v: F(1),
+        "n! is undefined at negative integers (a pole of Gamma(n + 1))")
+    add(sp.factorial(n), ">=", 1, n, 0, 8, lambda v: F(math.factorial(v)), lambda v: F(1),
+        "n! >= 1 for n >= 0")
+    add(2 * sp.floor(n / 2), "<=", n, n, -10, 11, lambda v: F(2 * (v // 2)), F, "2 floor(n/2) <= n")
+    add(2 * sp.floor(n / 2), "=", n, n, -10, 11, lambda v: F(2 * (v // 2)), F, "odd n")
+    add(sp.floor(n / 2), ">=", 0, n, -10, 11, lambda v: F(v // 2), lambda v: F(0), "floor")
+    add((-1) ** n, "=", 1, n, -10, 11, lambda v: F((-1) ** v), lambda v: F(1), "odd n")
+    add(n * (n - 1) * (n - 2) / 6, "=", sp.binomial(n, 3), n, -10, 11,
+        lambda v: F(v * (v - 1) * (v - 2), 6), lambda v: _gbinom(v, 3), "the definition")
+    return out
+
+
+def _at(expr, point):
+    """Exact value of a rational expression at a rational point (Fraction arithmetic on the
+    expression tree: +, *, integer powers; anything else is an error)."""
+    if expr.is_Symbol:
+        return point[expr]
+    if expr.is_Rational:
+        return F(int(expr.p), int(expr.q))
+    if expr.is_Add:
+        return sum((_at(a, point) for a in expr.args), F(0))
+    if expr.is_Mul:
+        return math.prod((_at(a, point) for a in expr.args), start=F(1))
+    if expr.is_Pow and expr.exp.is_Integer:
+        return _at(expr.base, point) ** int(expr.exp)
+    raise TypeError(f"not a rational expression: {expr}")
+
+
+def undefined_sides() -> list:
+    """Sides undefined on part of the domain: a denominator in two or three parameters that
+    vanishes inside it (``(x^2-y^2)/(x-y)`` on x = y), a log or square root whose argument
+    reaches 0 or below, 0 to a negative power.  Each false statement names a rational point
+    of the domain where the offending argument is exactly 0 (or negative), computed with
+    Fractions; the true twins restate the identity on a domain that keeps clear of it."""
+    out = []
+    h = sp.Rational(1, 2)
+    sq = {x: UNIT, y: UNIT}
+    sep = {x: UNIT, y: sp.Interval(2, 3)}  # x - y <= -1: never zero
+
+    def bad(lhs, relation, rhs, hyp, witness, offending, kind, why):
+        point = dict(witness)
+        value = _at(offending, point)
+        assert (value == 0) if kind in ("pole", "log") else (value < 0), (offending, value)
+        if kind == "log":
+            assert value <= 0
+        inside = all(sp.Rational(v) in hyp[s_] for s_, v in witness)
+        assert inside, (witness, hyp)
+        out.append(S("undefined", lhs, relation, rhs, hyp, False,
+                     f"{why}: {sp.sstr(offending)} = {value} at " +
+                     ", ".join(f"{s_.name} = {v}" for s_, v in witness), witness=tuple(witness)))
+
+    def good(lhs, relation, rhs, hyp, why):
+        out.append(S("undefined", lhs, relation, rhs, hyp, True, why))
+
+    for j in (2, 3, 4, 5):
+        quotient = sp.Add(*[x ** i * y ** (j - 1 - i) for i in range(j)])
+        bad((x ** j - y ** j) / (x - y), "=", quotient, sq, ((x, h), (y, h)), x - y, "pole",
+            "division by x - y")
+        good((x ** j - y ** j) / (x - y), "=", quotient, sep,
+             "x^j - y^j = (x - y) sum x^i y^(j-1-i), and x - y <= -1")
+    bad((x ** 2 - y ** 2) / (x - y), "<=", 2, sq, ((x, h), (y, h)), x - y, "pole",
+        "division by x - y")
+    good((x ** 2 - y ** 2) / (x - y), "<=", 4, sep, "= x + y <= 4")
+    bad((x ** 2 - 2 * x * y + y ** 2) / (x - y), "=", x - y, sq, ((x, h), (y, h)), x - y, "pole",
+        "division by x - y")
+    bad((x ** 2 + x * y) / (x + y), "=", x, sq, ((x, 0), (y, 0)), x + y, "pole",
+        "division by x + y")
+    good((x ** 2 + x * y) / (x + y), "=", x, {x: sp.Interval(1, 2), y: sp.Interval(1, 2)},
+         "x (x + y)/(x + y), x + y >= 2")
+    # x y/(x y) and (x + y + z)/(x + y + z) as written (SymPy would cancel them to 1 at once)
+    xy_over_xy = sp.Mul(x * y, sp.Pow(x * y, -1, evaluate=False), evaluate=False)
+    bad(xy_over_xy, "=", 1, sq, ((x, 0), (y, h)), x * y, "pole", "division by x y")
+    good(xy_over_xy, "=", 1, {x: sp.Interval(h, 1), y: sp.Interval(h, 1)}, "x y >= 1/4")
+    # three parameters
+    cube = {x: UNIT, y: UNIT, z: UNIT}
+    bad((x * y - x * z) / (y - z), "=", x, cube, ((x, h), (y, h), (z, h)), y - z, "pole",
+        "division by y - z")
+    good((x * y - x * z) / (y - z), "=", x, {x: UNIT, y: UNIT, z: sp.Interval(2, 3)},
+         "x (y - z)/(y - z), y - z <= -1")
+    bad((x * y * z - x * y) / (z - 1), "=", x * y, cube, ((x, h), (y, h), (z, 1)), z - 1, "pole",
+        "division by z - 1")
+    total = sp.Mul(x + y + z, sp.Pow(x + y + z, -1, evaluate=False), evaluate=False)
+    bad(total, "=", 1, cube, ((x, 0), (y, 0), (z, 0)), x + y + z, "pole", "division by x + y + z")
+    good(total, "=", 1, {x: HALF_OPEN, y: UNIT, z: UNIT}, "x + y + z > 0")
+    bad(1 / (x - y) + 1 / (y - z), ">=", -sp.oo, cube, ((x, h), (y, h), (z, 0)), x - y, "pole",
+        "division by x - y")
+    # one parameter, the pole at an interior rational
+    for r in (sp.Rational(1, 3), h, sp.Rational(2, 3)):
+        bad((x ** 2 - r ** 2) / (x - r), "=", x + r, {x: UNIT}, ((x, r),), x - r, "pole",
+            "division by x - r")
+    # logarithms reaching 0 or below
+    for r in (sp.S.Zero, sp.Rational(1, 3), h):
+        bad(sp.log(x - r), "<=", x - r - 1, {x: UNIT}, ((x, r),), x - r, "log",
+            "log of 0 (and of negatives below)")
+        good(sp.log(x - r), "<=", x - r - 1, {x: sp.Interval(r + sp.Rational(1, 4), 1)},
+             "log u <= u - 1 for u > 0")
+    bad(sp.log(x * y), "=", sp.log(x) + sp.log(y), sq, ((x, 0), (y, h)), x * y, "log", "log of 0")
+    good(sp.log(x * y), "=", sp.log(x) + sp.log(y), {x: sp.Interval(h, 1), y: sp.Interval(h, 1)},
+         "log(x y) = log x + log y for x, y > 0")
+    bad(sp.log(x - y), "<=", x - y - 1, sq, ((x, h), (y, h)), x - y, "log", "log of 0")
+    good(sp.log(x - y), "<=", x - y - 1, {x: sp.Interval(2, 3), y: UNIT}, "log u <= u - 1, u >= 1")
+    bad(sp.log(x ** 2), "=", 2 * sp.log(x), {x: sp.Interval(-1, 1)}, ((x, 0),), x, "log",
+        "log of 0 (and log x of a negative x)")
+    good(sp.log(x ** 2), "=", 2 * sp.log(x), {x: sp.Interval(h, 2)}, "x > 0")
+    # square roots of negatives, 0 to a negative power
+    for r in (sp.Rational(1, 3), h):
+        bad(sp.sqrt(x - r), ">=", 0, {x: UNIT}, ((x, 0),), x - r, "negative",
+            "square root of a negative number")
+        good(sp.sqrt(x - r), ">=", 0, {x: sp.Interval(r, 1)}, "x >= r")
+    bad(sp.sqrt(x - y), "<=", 1, sq, ((x, 0), (y, 1)), x - y, "negative",
+        "square root of a negative number")
+    good(sp.sqrt(x - y), "<=", 2, {x: sp.Interval(1, 2), y: UNIT}, "0 <= x - y <= 2")
+    quarter = sp.Rational(1, 4)
+    bad(sp.sqrt(x * y - quarter), ">=", 0, sq, ((x, 0), (y, 0)), x * y - quarter, "negative",
+        "square root of a negative number")
+    bad(sp.Pow(sp.sqrt(x), 2, evaluate=False), "=", x, {x: sp.Interval(-1, 1)}, ((x, -h),), x,
+        "negative", "sqrt(x) of a negative x (the square written as the user wrote it)")
+    bad(x ** -h, ">=", 1, {x: UNIT}, ((x, 0),), x, "pole", "0 to the power -1/2")
+    good(x ** -h, ">=", 1, {x: HALF_OPEN}, "x^(-1/2) >= 1 on (0, 1]")
+    bad(1 / (x * y), ">=", 1, sq, ((x, 0), (y, 0)), x * y, "pole", "0 to the power -1")
+    good(1 / (x * y), ">=", 1, {x: HALF_OPEN, y: HALF_OPEN}, "x y <= 1")
+    return out
+
+
+def _piecewise_value(branch, cond_num, cond_den, rel, x0):
+    """(value of the first branch, whether the condition holds) at the rational x0: the
+    condition is ``cond_num(x0)/cond_den(x0) rel 0``; None for the condition at a pole."""
+    den = _at(cond_den, {x: x0})
+    if den == 0:
+        return None
+    ratio = _at(cond_num, {x: x0}) / den
+    return _at(branch, {x: x0}), (ratio > 0 if rel == ">" else ratio < 0)
+
+
+def piecewise_poles() -> list:
+    """Piecewise conditions that flip at a pole of the switching function, not only at its
+    roots: ``Piecewise((10 (x-r)(x-p), (x-b)/(x-p) > 0), (1, True)) + |x-r| - (x-r) >= 0``
+    on [0, 1] with 0 < r < p < b < 1 is false at x = (r+p)/2, where the condition holds
+    (x < p < b) and the branch is negative; with the root-free condition ``1/(x-p) < 0``
+    too.  True twins have a nonnegative first branch on the condition's set and the pole
+    outside [0, 1].  Truth: Fractions at the witness (and on a grid for the true twins)."""
+    out = []
+    tenth = sp.Rational(1, 10)
+
+    def statement(branch, num, den, rel, shifted, truth, why, witness=None):
+        cond = (num / den > 0) if rel == ">" else (num / den < 0)
+        pw = sp.Piecewise((branch, cond), (1, True))
+        lhs = pw + sp.Abs(x - shifted) - (x - shifted) if shifted is not None else pw
+        if witness is not None:
+            value, holds = _piecewise_value(branch, num, den, rel, witness)
+            assert holds and value < 0, (branch, witness)
+            if shifted is not None:
+                assert witness >= shifted  # the Abs part is 0 there
+        else:  # the first branch is >= 0 wherever the condition holds, on a grid of [0, 1]
+            for i in range(201):
+                got = _piecewise_value(branch, num, den, rel, F(i, 200))
+                assert got is not None and (not got[1] or got[0] >= 0), (branch, i)
+        out.append(S("piecewise", lhs, ">=", 0, {x: UNIT}, truth, why,
+                     witness=((x, sp.Rational(witness.numerator, witness.denominator)),)
+                     if witness is not None else ()))
+
+    for r in (tenth, 2 * tenth, 3 * tenth):
+        for p in (4 * tenth, 5 * tenth):
+            F_r, F_p = F(int(r.p), int(r.q)), F(int(p.p), int(p.q))
+            w = (F_r + F_p) / 2
+            for b in (7 * tenth, 9 * tenth):
+                statement(10 * (x - r) * (x - p), x - b, x - p, ">", None, False,
+                          f"at x = {w} the condition holds (x < {p} < {b}) and the branch "
+                          f"10 (x - {r})(x - {p}) < 0", w)
+            # a switching function with no root at all: one sample decides its only branch
+            statement(10 * (x - r) * (x - p), sp.S.One, x - p, "<", None, False,
+                      f"1/(x - {p}) < 0 for x < {p}: at x = {w} the branch is negative", w)
+    statement(10 * (x - tenth) * (x - 4 * tenth), x - 9 * tenth, x - 4 * tenth, ">", tenth,
+              False, "at x = 1/4 the condition holds and the branch is -9/40", F(1, 4))
+    # the pole outside [0, 1]: the condition (x - b)/(x - p) > 0 holds for x < b when p > 1,
+    # for x > b when p < 0; there (x - b)(x - p) > 0
+    for p in (sp.Rational(3, 2), sp.Integer(2), -sp.Rational(1, 2), -sp.Integer(1)):
+        for b in (3 * tenth, 7 * tenth):
+            statement(10 * (x - b) * (x - p), x - b, x - p, ">", None, True,
+                      f"(x - {b})(x - {p}) > 0 exactly where the condition holds")
+    for p in (sp.Rational(3, 2), sp.Integer(2)):
+        statement(10 * (x - 2 * tenth) * (x - p), x - 9 * tenth, x - p, ">", None, False,
+                  "at x = 11/20 the condition holds (x < 9/10) and the branch is negative",
+                  F(11, 20))
+    # the issue's line
+    statement(10 * (x - 2 * tenth) * (x - 5 * tenth), x - 9 * tenth, x - 5 * tenth, ">",
+              2 * tenth, False, "-1/5 at x = 3/10 (the issue's example)", F(3, 10))
+    return out
+
+
+def declarations() -> list:
+    """Symbols whose own assumptions disagree with their stated domain.  Narrower: a
+    ``Symbol("x", positive=True)`` given the domain [-1, 1] -- SymPy then rewrites ``Abs(x)``
+    to ``x`` before any stage looks, and ``Abs(x) = x`` is false on [-1, 0); a clear error
+    naming the symbol is a right answer (``refusable``).  Wider: a real or an unassumed
+    Symbol on [0, 1] -- no conflict, the domain decides.  Truth: each side evaluated in plain
+    Python at the witness, a rational point of the stated domain (mpmath for sin)."""
+    import mpmath
+
+    out = []
+    h = sp.Rational(1, 2)
+
+    def add(symbol, lhs, relation, rhs, domain, py_lhs, py_rhs, witness, why, refusable=True):
+        """``py_lhs``/``py_rhs``: the sides as Python functions of a Fraction (the meaning of
+        the formula on the domain, not SymPy's reading of it under the symbol's assumptions);
+        ``witness``: None for a true statement (argued in ``why``), else a failing point."""
+        truth = witness is None
+        if not truth:
+            witness = sp.Rational(witness)
+            w = F(int(witness.p), int(witness.q))
+            left, right = py_lhs(w), py_rhs(w)
+            assert left is None or right is None or not _RELATION[relation](left, right), why
+            assert witness in domain
+        out.append(S("declarations", lhs, relation, rhs, {symbol: domain}, truth,
+                     why + ("" if truth else f"; fails at {symbol.name} = {witness}"),
+                     witness=() if truth else ((symbol, witness),), refusable=refusable))
+
+    sqrt_sq = lambda v: abs(v)  # noqa: E731 - sqrt(v^2) = |v| for a real v
+    for word, kwargs in (("positive", {"positive": True}), ("nonnegative", {"nonnegative": True})):
+        s_ = sp.Symbol("x", **kwargs)
+        for domain, w in ((sp.Interval(-1, 1), -h), (sp.Interval(-2, -h), -1)):
+            why = f"x declared {word}, stated domain {domain}"
+            add(s_, sp.Abs(s_), "=", s_, domain, abs, lambda v: v, w, why)
+            add(s_, sp.sqrt(s_ ** 2), "=", s_, domain, sqrt_sq, lambda v: v, w, why)
+            add(s_, sp.Max(s_, 0), "=", s_, domain, lambda v: max(v, F(0)), lambda v: v, w, why)
+            add(s_, s_, ">=", 0, domain, lambda v: v, lambda v: F(0), w, why)
+            add(s_, (s_ + sp.Abs(s_)) / 2, "=", s_, domain, lambda v: (v + abs(v)) / 2,
+                lambda v: v, w, why)
+            add(s_, s_ ** 2, ">=", 0, domain, lambda v: v * v, lambda v: F(0), None,
+                why + ": a square is >= 0 on any real domain")
+            add(s_, sp.Abs(s_), ">=", s_, domain, abs, lambda v: v, None, why + ": |x| >= x")
+    s_ = sp.Symbol("x", negative=True)
+    why = "x declared negative, stated domain [-1, 1]"
+    add(s_, sp.Abs(s_), "=", -s_, sp.Interval(-1, 1), abs, lambda v: -v, h, why)
+    add(s_, sp.Min(s_, 0), "=", s_, sp.Interval(-1, 1), lambda v: min(v, F(0)), lambda v: v, h, why)
+    add(s_, s_, "<=", 0, sp.Interval(-1, 1), lambda v: v, lambda v: F(0), h, why)
+    add(s_, s_ ** 2, ">=", 0, sp.Interval(-1, 1), lambda v: v * v, lambda v: F(0), None,
+        why + ": a square")
+    s_ = sp.Symbol("x", integer=True)
+    why = "x declared integer, stated domain the real interval [0, 3]"
+
+    def sin_pi(v):
+        """sin(pi v) at 50 digits, as a Fraction of its first 30 (0 when below 1e-40)."""
+        with mpmath.workdps(50):
+            value = mpmath.sin(mpmath.pi * mpmath.mpf(v.numerator) / v.denominator)
+            return F(0) if abs(value) < mpmath.mpf(10) ** -40 else F(mpmath.nstr(value, 30))
+    add(s_, sp.sin(sp.pi * s_), "=", 0, sp.Interval(0, 3), sin_pi, lambda v: F(0), h,
+        why + " (sin(pi/2) = 1)")
+    add(s_, sp.floor(s_), "=", s_, sp.Interval(0, 3), lambda v: F(v.numerator // v.denominator),
+        lambda v: v, h, why)
+    add(s_, s_ * (s_ - 1) * (s_ - 2) * (s_ - 3), "=", 0, sp.Interval(0, 3),
+        lambda v: v * (v - 1) * (v - 2) * (v - 3), lambda v: F(0), h, why)
+    add(s_, s_ * (1 - s_), "=", 0, sp.Interval(0, 1), lambda v: v * (1 - v), lambda v: F(0), h,
+        "x declared integer, stated domain the real interval [0, 1]")
+    add(s_, (s_ - sp.Rational(3, 2)) ** 2, ">=", 0, sp.Interval(0, 3),
+        lambda v: (v - F(3, 2)) ** 2, lambda v: F(0), None, why + ": a square")
+    even, odd = sp.Symbol("x", even=True), sp.Symbol("x", odd=True)
+    add(even, (-1) ** even, "=", 1, sp.Range(0, 10), lambda v: F((-1) ** int(v)), lambda v: F(1),
+        sp.Integer(1), "x declared even, stated domain Range(0, 10)")
+    add(odd, (-1) ** odd, "=", -1, sp.Range(0, 10), lambda v: F((-1) ** int(v)), lambda v: F(-1),
+        sp.Integer(0), "x declared odd, stated domain Range(0, 10)")
+    # wider: the assumptions allow more than the domain; no conflict, the domain decides
+    w_ = sp.Symbol("w")  # no assumptions at all (complex)
+    for s_, word in ((x, "real"), (w_, "unassumed")):
+        why = f"x {word}, domain [0, 1]"
+        add(s_, sp.Abs(s_), "=", s_, UNIT, abs, lambda v: v, None, why + ": |x| = x for x >= 0",
+            refusable=False)
+        add(s_, sp.Max(s_, 0), "=", s_, UNIT, None, None, None, why + ": x >= 0",
+            refusable=False)
+        add(s_, s_ ** 2, "<=", s_, UNIT, None, None, None, why + ": x^2 <= x on [0, 1]",
+            refusable=False)
+        add(s_, s_, ">", 0, UNIT, lambda v: v, lambda v: F(0), sp.S.Zero, why, refusable=False)
+        add(s_, sp.Abs(s_), "=", s_, sp.Interval(-1, 1), abs, lambda v: v, -h,
+            f"x {word}, domain [-1, 1]", refusable=False)
+    nr = sp.Symbol("n", real=True)
+    add(nr, (-1) ** (2 * nr), "=", 1, sp.Range(0, 6), None, None, None,
+        "n real, domain Range(0, 6): an even power of -1", refusable=False)
+    add(nr, sp.floor(nr), "=", nr, sp.Range(0, 6), None, None, None,
+        "n real, domain Range(0, 6): integers", refusable=False)
+    return out
+
+
+def _cache_pair(narrow, wide, lhs, relation, rhs, why_narrow, why_wide, witness,
+                narrow_constraints=(), wide_constraints=()):
+    """The same step over a domain where it holds and one where it fails, each checked after
+    the other (``prime``): a cache keyed by the expression alone answers the second from the
+    first."""
+    return [
+        S("cache", lhs, relation, rhs, narrow, True, why_narrow, narrow_constraints,
+          prime=((wide, wide_constraints),)),
+        S("cache", lhs, relation, rhs, wide, False, why_wide, wide_constraints,
+          witness=tuple(witness), prime=((narrow, narrow_constraints),)),
+    ]
+
+
+def cache_pairs() -> list:
+    """A cache keyed by expression only: each step checked over two domains in turn.
+    Truth: the narrow one by the stated argument; the wide one fails at its witness,
+    checked here in Fractions (or with mpmath's 50 digits for exp, log, sin, cos)."""
+    import mpmath
+
+    out = []
+    U2 = sp.Interval(0, 2)
+    with mpmath.workdps(50):
+        assert mpmath.e < 3 and mpmath.e ** 2 > 3
+        assert mpmath.log(2) < 1 and mpmath.log(4) > 1
+        assert mpmath.sin(4) < 0 and mpmath.cos(mpmath.mpf(3) / 2) > 0 and mpmath.cos(2) < 0
+    assert F(3, 2) ** 2 > F(3, 2) and F(3, 2) * (1 - F(3, 2)) < 0 and 2 ** 3 - 2 > 0
+    assert math.comb(11, 2) > 45 and 2 ** 11 > 1024 and F(1, 3) < F(1, 2) and F(3, 1) > 1
+    h = sp.Rational(1, 2)
+    out += _cache_pair({x: UNIT}, {x: U2}, x ** 2, "<=", x, "x^2 <= x on [0, 1]",
+                       "(3/2)^2 > 3/2", ((x, sp.Rational(3, 2)),))
+    out += _cache_pair({x: UNIT}, {x: sp.Interval(0, 4)}, sp.sqrt(x), "<=", 1, "sqrt(x) <= 1",
+                       "sqrt(4) = 2", ((x, 4),))
+    out += _cache_pair({x: UNIT}, {x: sp.Interval(0, 3)}, sp.log(1 + x), "<=", 1, "log 2 < 1",
+                       "log 4 > 1", ((x, 3),))
+    out += _cache_pair({x: UNIT}, {x: U2}, x * (1 - x), ">=", 0, "x, 1 - x >= 0",
+                       "(3/2)(-1/2) < 0", ((x, sp.Rational(3, 2)),))
+    out += _cache_pair({x: sp.Interval(0, 3)}, {x: sp.Interval(0, 4)}, sp.sin(x), ">=", 0,
+                       "sin >= 0 on [0, pi]", "sin 4 < 0", ((x, 4),))
+    out += _cache_pair({n: sp.Range(0, 11)}, {n: sp.Range(0, 12)}, sp.binomial(n, 2), "<=", 45,
+                       "C(n, 2) <= C(10, 2) = 45", "C(11, 2) = 55", ((n, 11),))
+    out += _cache_pair({n: sp.Range(0, 11)}, {n: sp.Range(0, 12)}, 2 ** n, "<=", 1024,
+                       "2^10 = 1024", "2^11 = 2048", ((n, 11),))
+    out += _cache_pair({x: UNIT, y: UNIT}, {x: UNIT, y: UNIT}, x + y, ">=", 1,
+                       "the constraint", "x = y = 0 without it", ((x, 0), (y, 0)),
+                       narrow_constraints=(x + y >= 1,))
+    out += _cache_pair({x: UNIT, y: UNIT}, {x: UNIT, y: U2}, x * y, "<=", x, "y <= 1",
+                       "x = 1, y = 2", ((x, 1), (y, 2)))
+    out += _cache_pair({x: UNIT}, {x: U2}, 1 / (1 + x), ">=", h, "1 + x <= 2", "1/3 < 1/2",
+                       ((x, 2),))
+    out += _cache_pair({x: sp.Interval(0, sp.Rational(3, 2))}, {x: U2}, sp.cos(x), ">=", 0,
+                       "cos >= 0 on [0, pi/2], 3/2 < pi/2", "cos 2 < 0", ((x, 2),))
+    return out + validated_trade_offs()
+
+
+c_ = sp.Symbol("c", real=True)
+# (f, a domain of c where Prop. 2.2 holds, a wider one, a point (c, alpha) of it where it
+# fails, f at that point as a Python function of Fractions, the bound it breaks, why)
+TRADE_OFFS = (
+    (c_ * (1 - a), sp.Interval(0, sp.Rational(1, 2)), sp.Interval(0, 2), (2, 0),
+     lambda c, t: c * (1 - t), "f(0) = c = 2 > 1 - 0 at c = 2 (the issue's example)"),
+    ((1 - a) * (1 - c_ * a), sp.Interval(0, 1), sp.Interval(0, 2), (2, F(3, 4)),
+     lambda c, t: (1 - t) * (1 - c * t), "f(3/4) = (1/4)(1 - 3/2) < 0 at c = 2"),
+    (c_ * (1 - a) ** 2, sp.Interval(0, 1), sp.Interval(0, 3), (3, 0),
+     lambda c, t: c * (1 - t) ** 2, "f(0) = 3 > 1 at c = 3"),
+)
+_VALIDATIONS: dict = {}
+
+
+def _validate(f, domain):
+    """validate_tradeoff(f, domains={c: domain}), once per test session (it costs seconds)."""
+    from symdp.proof.claims import validate_tradeoff
+
+    if (f, domain) not in _VALIDATIONS:
+        _VALIDATIONS[(f, domain)] = validate_tradeoff(f, domains={c_: domain})
+    return _VALIDATIONS[(f, domain)]
+
+
+def validated_trade_offs() -> list:
+    """The issue's row 6: ``validate_tradeoff(c (1 - alpha), {c: [0, 1/2]})``, then
+    ``TradeOff(c (1 - alpha))`` used with c in [0, 2].  A step on the object over the wide
+    domain holds only if Prop. 2.2 does there -- it fails at the named point (f above
+    1 - alpha, or below 0, in Fractions) -- so the step must carry the condition; over the
+    narrow domain it holds (Prop. 2.2 by the stated argument, and f >= 0 there)."""
+    import symdp
+
+    out = []
+    for f, narrow, wide, (c_bad, t_bad), value, why in TRADE_OFFS:
+        v = value(F(c_bad), F(t_bad))
+        assert v > 1 - F(t_bad) or v < 0, why
+        assert sp.Integer(c_bad) in wide and sp.Integer(c_bad) not in narrow
+        prime = (lambda f=f, narrow=narrow: _validate(f, narrow),)
+        for domains, label in ((None, "TradeOff(f)"), ({c_: wide}, "TradeOff(f, domains=wide)")):
+            build = (lambda f=f, domains=domains:
+                     (symdp.TradeOff(f, domains=domains)(a), sp.S.Zero))
+            out.append(S("cache", symdp.TradeOff(f)(a), ">=", 0, {a: UNIT, c_: wide}, False,
+                         f"{label} after validate_tradeoff(f, c in {narrow}) is not a trade-off "
+                         f"function for every c in {wide}: {why}", prime=prime, build=build,
+                         witness=((c_, sp.Integer(c_bad)),)))
+        build = (lambda f=f: (symdp.TradeOff(f)(a), sp.S.Zero))
+        out.append(S("cache", symdp.TradeOff(f)(a), ">=", 0, {a: UNIT, c_: narrow}, True,
+                     f"Prop. 2.2 holds for c in {narrow}, and f >= 0", prime=prime, build=build))
+    return out
+
+
+def kernel_statements() -> list:
+    """The families of issue #19 (the kernel), one per class of the issue's table."""
+    return (enumerated_sample() + sign_facts() + undefined_sides() + piecewise_poles()
+            + declarations() + cache_pairs())
+
+
+def typed_statements() -> list:
+    """Statements of the kernel's families as a user types them (``symdp step``), each
+    ``(family, argv, truth, why)``; truth in exact arithmetic as above.  Text is where
+    ``x/x`` must not be cancelled before any stage looks (issue #19)."""
+    n_range = range(-10, 11)
+    unit2 = ["--assume", "0<=x<=1", "--assume", "0<=y<=1"]
+    out = []
+    for text, relation, rhs, py, c in (("binomial(n,3)", "<", "1", lambda v: _gbinom(v, 3), 1),
+                                       ("binomial(n,5)", "<=", "0", lambda v: _gbinom(v, 5), 0),
+                                       ("binomial(n,3)", ">=", "0", lambda v: _gbinom(v, 3), 0),
+                                       ("binomial(n,2)", ">=", "0", lambda v: _gbinom(v, 2), 0)):
+        truth, at = _exact_over(n_range, py, relation, lambda v, c=c: F(c))
+        why = "exact enumeration of n in [-10, 10]" + ("" if truth else f": fails at n = {at}")
+        out.append(("sign", [text, relation, rhs, "--integer", "n", "--assume=-10<=n<=10"], truth,
+                    why))
+    assert F(1, 2) - F(1, 2) == 0 and F(1, 3) - F(1, 3) == 0
+    out += [
+        ("undefined", ["(x^2-y^2)/(x-y)", "=", "x+y", *unit2], False, "undefined on x = y"),
+        ("undefined", ["(x^3-y^3)/(x-y)", "=", "x^2+x*y+y^2", *unit2], False, "undefined on x = y"),
+        ("undefined", ["x/x", "=", "1", "--assume=-1<=x<=1"], False, "undefined at x = 0"),
+        ("undefined", ["(x*y)/(x*y)", "=", "1", *unit2], False, "undefined at x = 0"),
+        ("undefined", ["log(x-1/3)", "<=", "x-4/3", "--assume", "0<=x<=1"], False,
+         "log of 0 at x = 1/3, of negatives below"),
+        ("undefined", ["(x^2-y^2)/(x-y)", "=", "x+y", "--assume", "0<=x<=1", "--assume", "2<=y<=3"],
+         True, "x - y <= -1 is never 0"),
+    ]
+    return out

@@ -90,3 +90,31 @@ def test_an_unvalidated_trade_off_carries_prop_2_2_into_every_derivation_using_i
     assert r.verdict.supports and not r.holds_everywhere
     assert any("-2 >= 0" in h for h in r.hypotheses)  # the convexity it does not have
     assert "REFUTED at" in r.detail
+
+
+def test_a_validation_holds_over_its_domains_only():
+    """Issue #19: the validation cache was keyed by the expression alone, so a validation of
+    c (1 - alpha) over c in [0, 1/2] made every later TradeOff(c (1 - alpha)) look validated;
+    but f <= 1 - alpha fails for every c > 1 (at alpha = 0, f(0) = c > 1)."""
+    c = sp.Symbol("c")
+    f = validate_tradeoff(c * (1 - alpha), domains={c: sp.Interval(0, sp.Rational(1, 2))})
+    assert f.validation is not None and f.assumptions == ()
+    half = symdp.TradeOff(c * (1 - alpha), domains={c: sp.Interval(0, sp.Rational(1, 2))})
+    assert half.validation == f.validation  # the same function over the same domain
+    for g in (symdp.TradeOff(c * (1 - alpha)),
+              symdp.TradeOff(c * (1 - alpha), domains={c: sp.Interval(0, 2)})):
+        assert g.validation is None and not g.proved_symmetric
+        claims = {sp.sstr(a.claim) for a in g.assumptions}
+        assert any("<= 1 - " in text for text in claims), claims  # f <= 1 - alpha is carried
+    # used over c in [0, 2], the object's Prop. 2.2 condition is carried, refuted at c > 1
+    for h in (symdp.TradeOff(c * (1 - alpha)), f):
+        d = Derivation("uses_g", "g >= 0", "test", {alpha: sp.Interval(0, 1), c: sp.Interval(0, 2)},
+                       (Step(h(alpha), ">=", 0, "g >= 0"),))
+        r = check_derivation(d, points=8).steps[0]
+        assert not r.holds_everywhere and any("<= 1 - alpha" in t for t in r.hypotheses), r.detail
+        cx = r.detail.split("REFUTED at ")[1].split(":")[0]
+        assert sp.Rational(cx.split("c=")[1].split(",")[0]) > 1, cx
+    # a parameter-free function's validation does not depend on any domain
+    validate_tradeoff(KINKED)
+    assert symdp.TradeOff(KINKED).validation is not None
+    assert symdp.TradeOff(KINKED, domains={c: sp.Interval(0, 2)}).validation is not None
