@@ -241,7 +241,7 @@ def _decimal_down(x: float, digits: int = 9) -> Fraction:
 
 
 def _first_checked(cand: Fraction, passes, direction: int):
-    """From a float candidate, the checked 9-digit eps nearest to it on the passing side:
+    """From a float candidate, a checked 9-digit eps within 1e-8 of the nearest passing one:
     steps of 1e-9 doubling away (``direction`` +1 up, -1 down) until one passes, then a
     bisection between the last failing and the passing value (every returned value passed
     the Arb check; None if none in (0, 200] does)."""
@@ -256,7 +256,7 @@ def _first_checked(cand: Fraction, passes, direction: int):
     if fail is None:
         return cand
     ok = cand
-    while abs(ok - fail) > Fraction(1, 10 ** 9):
+    while abs(ok - fail) > Fraction(1, 10 ** 8):      # 1e-8: far below any bracket width
         mid = (ok + fail) / 2
         mid = _decimal_up(float(mid)) if direction > 0 else _decimal_down(float(mid))
         if mid in (ok, fail):
@@ -296,7 +296,8 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
                       limits: bool = True, engine: str = "fft") -> Bracket:
     """Certified bracket on epsilon(delta) for the composition of ``phases``.
 
-    With two directions, each is first composed on a grid two levels coarser; the
+    With two directions, each is first composed on a grid three (FFT engine; exact: two) levels
+    coarser; the
     direction with the larger certified lower end is recomputed at ``precision``, and
     so is any other whose coarse upper end would widen the result.  Every bracket is
     valid at any grid, so the maxima below are certified whichever grids were used."""
@@ -307,7 +308,8 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     n = _directions(phases)
     refine = refinement(phases)
     fine = grid_for(precision, mutate, refine, engine)
-    coarse = grid_for(max(0, precision - 2), mutate, refine, engine) if n > 1 else fine
+    coarse = grid_for(max(0, precision - 3 if engine == "fft" else precision - 2), mutate, refine,
+                      engine) if n > 1 else fine
     target = ("delta", float(D))
     found = []
     for d in range(n):
@@ -324,9 +326,7 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
         best_hi = max((f[1] for f in found if f[3] == fine.h_exp), default=None)
         if d != order[0] and best_hi is not None and found[d][1] <= best_hi:
             continue     # this direction cannot change the result
-        # the coarse bracket tells the fine grid's tilt where delta(eps) = D is decided
-        mid = float(found[d][0] + found[d][1]) / 2
-        c = compose_direction(phases, d, fine, progress, ("eps", mid) if mid > 0 else target)
+        c = compose_direction(phases, d, fine, progress, target)
         lo, hi, note = epsilon_bounds([c], D)
         found[d] = [max(lo, found[d][0]), min(hi, found[d][1]), note[0], fine.h_exp, c]
     lo, hi = max(f[0] for f in found), max(f[1] for f in found)

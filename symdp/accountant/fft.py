@@ -389,14 +389,16 @@ THETAS = [2.0 ** (j / 2) for j in range(-12, 41)]
 
 
 def _float_tail_log(k, T, h, th):
-    """Float log of prod_i (sum_k x_ik e^{th h k})^{T_i} (a choice of theta only)."""
-    tot = 0.0
+    """Float log of prod_i (sum_k x_ik e^{th h k})^{T_i} (a choice of theta only); ``th`` may be
+    an array (one value per theta)."""
+    ths = np.atleast_1d(np.asarray(th, dtype=float))
+    tot = np.zeros(len(ths))
     for (kk, xx), TT in zip(k, T):
         pos = xx > 0
-        z = np.log(xx[pos]) + th * h * kk[pos]
-        top = float(np.max(z))
-        tot += TT * (top + math.log(float(np.sum(np.exp(z - top)))))
-    return tot
+        z = np.log(xx[pos])[:, None] + (h * kk[pos])[:, None] * ths[None, :]
+        top = np.max(z, axis=0)
+        tot += TT * (top + np.log(np.sum(np.exp(z - top), axis=0)))
+    return tot if np.ndim(th) else float(tot[0])
 
 
 def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> arb:
@@ -422,8 +424,10 @@ def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> ar
     k = [(kk, xx) for kk, xx, _ in steps]
     T = [TT for _, _, TT in steps]
     cands = {Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20) for th in THETAS}
-    scored = sorted(cands, key=lambda t: _float_tail_log(k, T, hf, sign * float(t))
-                    - sign * float(t) * hf * edge)
+    cands = sorted(cands)
+    th_f = np.array([float(t) for t in cands])
+    score = _float_tail_log(k, T, hf, sign * th_f) - sign * th_f * hf * edge
+    scored = [cands[i] for i in np.argsort(score)]
     best = None
     for th in scored[:3]:
         try:
@@ -471,16 +475,12 @@ def _float_edge(steps, hf: float, tol: float, above: bool, sd: float, lam: float
     (the weight of a cell above the mean, relative to one at the mean) is below ``tol``."""
     k = [(kk, xx) for kk, xx, _ in steps]
     T = [TT for _, _, TT in steps]
-    best = math.inf
-    for th in THETAS:
-        try:
-            lm = _float_tail_log(k, T, hf, th if above else -th)
-        except (OverflowError, ValueError):
-            continue
-        if above:
-            best = min(best, (lm + lam * mean + math.log(1 / tol)) / (th + lam))
-        else:
-            best = min(best, (lm + math.log(1 / tol)) / th)
+    th = np.array(THETAS)
+    with np.errstate(over="ignore", invalid="ignore"):
+        lm = _float_tail_log(k, T, hf, th if above else -th)
+        edges = (lm + lam * mean + math.log(1 / tol)) / (th + lam) if above else (lm + math.log(1 / tol)) / th
+    edges = edges[np.isfinite(edges)]
+    best = float(np.min(edges)) if len(edges) else math.inf
     return best if above else -best
 
 
@@ -729,8 +729,11 @@ class LowerFFT:
             if self.mutate == "no-wrap-bound":
                 tau = arb(0)
             else:
-                tau = ap.tau_lo + tail_bound(ap.steps, ap.h_exp, max(cut, ap.c) + ap.N, True,
-                                             self._sd())
+                edge = max(cut, ap.c) + ap.N
+                memo = self.__dict__.setdefault("_tails", {})
+                if edge not in memo:
+                    memo[edge] = tail_bound(ap.steps, ap.h_exp, edge, True, self._sd())
+                tau = ap.tau_lo + memo[edge]
             lo_p = self.scale_p * (-_ball(self.arr_p.rate) * y0).exp() * (sp_ - rp - tau)
             qrate = self.arr_p.rate if self.mutate == "untilt-q-as-p" else self.arr_q.rate
             hi_q = self.scale_q * (-_ball(qrate) * y0).exp() * (sq + rq)
