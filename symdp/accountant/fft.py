@@ -589,19 +589,20 @@ def _decaying_sum(xs: np.ndarray, rate: Fraction, h: Fraction, start: int, facto
     return s, rad
 
 
-def _window_sum(ca: ComposedArray, k0: int, rate: Fraction):
-    r"""Arb ball around :math:`\sum_{K \ge k_0,\ K \in \mathrm{window}} w_K e^{-\rho h (K - k_0)}` of the
-    *exact* circular array, from the computed one: the float sum, its rounding bound
-    :math:`1.05(r + 6u + \gamma_{n+2})\sum|\hat w|` (weights <= 1, relative error r of
-    :func:`geometric`), and the FFT error :math:`\|a\|_2\,\mathrm{err2}`,
+def _window_sum(ca: ComposedArray, k0: int, rate: Fraction, start: int | None = None,
+                stop: int | None = None):
+    r"""Arb ball around :math:`\sum_{\max(k_0, start) \le K < stop,\ K \in \mathrm{window}} w_K e^{-\rho h (K - k_0)}`
+    of the *exact* circular array, from the computed one: the float sum and its rounding bound
+    (:func:`_decaying_sum`, weights <= 1), and the FFT error :math:`\|a\|_2\,\mathrm{err2}`,
     :math:`\|a\|_2^2 \le 1/(1 - e^{-2\rho h})`."""
     h = Fraction(1, 1 << ca.h_exp)
-    j0 = max(0, k0 - ca.c)
-    xs = ca.w[j0:]
+    first = max(k0, ca.c, start if start is not None else k0)
+    last = min(ca.c + ca.N, stop if stop is not None else ca.c + ca.N)
+    xs = ca.w[first - ca.c:max(first, last) - ca.c]
     with flint.ctx.workprec(WORK_PREC):
         if len(xs) == 0:
             return arb(0), arb(0)
-        s, rad = _decaying_sum(xs, rate, h, ca.c + j0 - k0)
+        s, rad = _decaying_sum(xs, rate, h, first - k0)
         a2 = (1 / (1 - (-2 * _ball(rate * h)).exp())).sqrt()
         rad += a2 * ca.err2
         return arb(s), rad
@@ -720,8 +721,12 @@ class LowerFFT:
             cut = self.best_cut(float(E))
         h = Fraction(1, 1 << self.arr_p.h_exp)
         with flint.ctx.workprec(WORK_PREC):
-            sp_, rp = _window_sum(self.arr_p, cut, self.arr_p.rate)
-            sq, rq = _window_sum(self.arr_q, cut, self.arr_q.rate)
+            # the counted set S must be one set for P and Q: P is summed over cells inside both
+            # windows, Q over all of its window from the cut (a superset: extra Q terms only
+            # lower the bound), cells outside go to the discarded symbol
+            ap, aq = self.arr_p, self.arr_q
+            sp_, rp = _window_sum(ap, cut, ap.rate, aq.c, aq.c + aq.N)
+            sq, rq = _window_sum(aq, cut, aq.rate)
             y0 = _ball(Fraction(cut) * h)
             # wrapped-around P-mass landing on the counted cells [cut, c + N): from below c, or from
             # indices >= cut + N (mass in [c + N, cut + N) lands below the cut)
