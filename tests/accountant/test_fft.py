@@ -167,3 +167,19 @@ def test_a_short_fft_still_brackets():
         for cells in (1024, 2048):
             lo, hi = gaussian_bracket(None, cells=cells)
             assert lo <= exact <= hi
+
+
+@pytest.mark.parametrize("phases", [
+    [(2, "0.1", 30)], [("0.7", "0.05", 50)], [(5, "0.3", 100)], [(1, "0.02", 200), (2, "0.1", 50)],
+])
+def test_sweep_against_the_exact_engine(phases):
+    """Poisson add/remove (both directions), single phases and a schedule: the FFT bracket on
+    delta(eps) overlaps the exact-integer engine's (a different algorithm, no floating point)."""
+    from symdp.accountant.certify import grid_for
+    ph = [poisson_gaussian(s, q, T) for s, q, T in phases]
+    fft_pairs = compose(ph, grid_for(0), None, ("eps", 1.0))
+    exact_pairs = compose(ph, grid_for(0, engine="exact"))
+    for eps in ("0.5", "2"):
+        flo, fhi = delta_bounds(fft_pairs, Fraction(eps))
+        elo, ehi = delta_bounds(exact_pairs, Fraction(eps))
+        assert max(flo, elo) <= min(fhi, ehi), (phases, eps, flo, fhi, elo, ehi)
