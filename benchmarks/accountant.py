@@ -26,8 +26,7 @@ CASE = dict(sigma=1.0, q=0.01, delta=1e-5)
 def symdp_bracket(sigma, q, T, delta, precision=2, engine="fft"):
     from symdp.accountant import certified_epsilon, fft, poisson_gaussian
 
-    fft._scan_loss.cache_clear()        # no help from an earlier run's one-step scan
-    fft.twiddles.cache_clear()
+    fft.clear_caches()                  # no help from an earlier run's one-step scan
     start = time.perf_counter()
     # T = 1e5 gives eps ~ 25.6, beyond the eps <= 20 the CLI accepts: lifted here
     b = certified_epsilon(poisson_gaussian(sigma, q, T), delta, precision=precision, limits=False,

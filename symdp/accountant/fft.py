@@ -243,6 +243,12 @@ def _scan_loss(pair: Pair, cells: int = 512):
     return e, j0, j1, tuple(A)
 
 
+def clear_caches() -> None:
+    """Forget the cached one-step scans and twiddle tables (benchmarks time a cold start)."""
+    _scan_loss.cache_clear()
+    twiddles.cache_clear()
+
+
 def _scan(pair: Pair, grid: FFTGrid):
     """The coarse scan on grid indices: (indices, A at them, their spacing)."""
     e, j0, j1, A = _scan_loss(pair)
