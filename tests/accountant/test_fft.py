@@ -183,3 +183,21 @@ def test_sweep_against_the_exact_engine(phases):
         flo, fhi = delta_bounds(fft_pairs, Fraction(eps))
         elo, ehi = delta_bounds(exact_pairs, Fraction(eps))
         assert max(flo, elo) <= min(fhi, ehi), (phases, eps, flo, fhi, elo, ehi)
+
+
+@pytest.mark.parametrize("pairs_steps", [
+    [("epsdelta", 10)], [("laplace", 20)], [("cp_epsdelta", 20)], [("gauss", 3), ("laplace", 5)],
+])
+def test_other_pairs_against_the_exact_engine(pairs_steps):
+    """f_(eps,delta) (an atom at +oo), Laplace (atoms at the ends), C_p of them, a mixed schedule."""
+    from symdp.accountant import EpsDelta, Laplace, Subsampled
+    from symdp.accountant.certify import grid_for
+    make = {"epsdelta": lambda: EpsDelta("0.5", "0.001"), "laplace": lambda: Laplace("2"),
+            "cp_epsdelta": lambda: Subsampled(EpsDelta(1, "0.01"), "0.1"), "gauss": lambda: Gaussian("0.5")}
+    ph = [Phase((make[name](),), T) for name, T in pairs_steps]
+    f = compose(ph, grid_for(0), None, ("eps", 1.0))
+    e = compose(ph, grid_for(0, engine="exact"))
+    for eps in ("0", "0.5", "1.5"):
+        flo, fhi = delta_bounds(f, Fraction(eps))
+        elo, ehi = delta_bounds(e, Fraction(eps))
+        assert max(flo, elo) <= min(fhi, ehi), (pairs_steps, eps, flo, fhi, elo, ehi)
