@@ -34,7 +34,7 @@ GUARANTEE = "the guarantee only"
 LAPLACE_B = (0.05, 100.0)
 RR_EPS_MAX = 20.0
 K_MAX_REALISED = 64          # realised bootstrap pairs enumerate all multiplicities j <= k
-BOOTSTRAP_T = (Fraction(0), Fraction(1, 2), Fraction(3, 4), Fraction(1))
+BOOTSTRAP_T = (Fraction(0), Fraction(3, 4), Fraction(1))
 
 
 def steps_of(event: Event, times: int = 1) -> list[tuple[Event, int]]:

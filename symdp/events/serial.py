@@ -79,7 +79,7 @@ def from_json(data, parse_formula=None, where: str = "event", depth: int = 0) ->
                 raise InvalidParameterError(f"{where}: a formula needs a parser (symdp.parsing); none given")
             return TradeOffFunction(parse_formula(value), value)
         else:
-            if isinstance(value, bool) or not isinstance(value, str):
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise InvalidParameterError(f"{where}.{key} must be a number; got {key}={value!r}")
             args[key] = value
     try:
@@ -88,9 +88,22 @@ def from_json(data, parse_formula=None, where: str = "event", depth: int = 0) ->
         raise InvalidParameterError(f"{where} ({kind}): {exc}") from None
 
 
+INTEGER_KEYS = ("count", "n", "m", "k", "num_buckets")
+
+
 def _number(x) -> str:
+    """An exact rational as text: the decimal it is when it has one (1/100 -> "0.01"), else n/d."""
     x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    d, places = x.denominator, 0
+    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:
+        d //= 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1 or places > 40:
+        return f"{x.numerator}/{x.denominator}"
+    scaled = x * 10 ** places
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    text = (digits[:-places] + "." + digits[-places:]).rstrip("0").rstrip(".") if places else digits
+    return ("-" if x < 0 else "") + text
 
 
 def to_json(event: Event) -> dict:
@@ -107,5 +120,5 @@ def to_json(event: Event) -> dict:
             continue
         if isinstance(event, SampledWithoutReplacement) and key == "p" and event.n is not None:
             continue
-        out[key] = to_json(value) if key in subs else _number(value)
+        out[key] = to_json(value) if key in subs else int(value) if key in INTEGER_KEYS else _number(value)
     return out
