@@ -12,7 +12,7 @@ from flint import arb
 
 from symdp.accountant import pairs
 from symdp.accountant.events import account, phases_of
-from symdp.accountant.sampled import (BootstrapSumPair, KaryRandomizedResponse, PoissonSubsampled,
+from symdp.accountant.sampled import (BootstrapSumPair, PoissonSubsampled,
                                       bootstrap_upper)
 from symdp.core.errors import InvalidParameterError
 from symdp.events import (Composed, EpsDelta, Gaussian, Laplace, PoissonSampled, RandomizedResponse,
