@@ -112,3 +112,17 @@ def test_calibrate_bad_input(capsys):
     assert main(["calibrate", "--target-eps", "0.0001", "--delta", "1e-5", "--q", "0.5", "--steps", "10"]) == 2
     err = capsys.readouterr().err
     assert "target-eps" in err
+
+
+def test_flags_and_the_event_they_stand_for_agree(tmp_path, capsys):
+    ev = {"kind": "self_composed", "count": 10,
+          "event": {"kind": "poisson_sampled", "q": 0.05, "event": {"kind": "gaussian", "sigma": 1}}}
+    rc, out, err = run_cli(capsys, "account", "--event", write(tmp_path, ev), "--delta", "1e-5",
+                           "--precision", "0", "--json")
+    assert rc == 0, err
+    by_event = json.loads(out)
+    rc, out, err = run_cli(capsys, "account", "--poisson-gaussian", "--sigma", "1", "--q", "0.05", "--steps", "10",
+                           "--delta", "1e-5", "--precision", "0", "--json")
+    assert rc == 0, err
+    by_flags = json.loads(out)
+    assert by_event["lower"] == by_flags["lower"] and by_event["upper"] == by_flags["upper"]
