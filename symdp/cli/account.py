@@ -3,6 +3,7 @@ r"""``symdp account``: certified bounds on epsilon(delta) or delta(eps) of DP-SG
     symdp account --poisson-gaussian --sigma 1 --q 0.01 --steps 1000 --delta 1e-5 [--compare]
     symdp account --uniform-gaussian --sigma 1 --p 0.01 --steps 1000 --eps 2
     symdp account --schedule phases.json --delta 1e-5       # [{"sigma":..,"q":..,"steps":..}, ...]
+    symdp account --event event.json --delta 1e-5           # any event tree (docs/events.md)
 
 Both ends of the printed bracket are proved (docs/accountant.md); ``--compare`` adds
 what the CLT (GDP), RDP and dp_accounting say, each marked bound or approximation.
@@ -164,6 +165,7 @@ def add_parser(subparsers):
                                           "T-fold composition of the subsampled Gaussian. Exit 0, or 2 on "
                                           "input errors.")
     add_mechanism_arguments(p)
+    add_event_argument(p)
     target = p.add_mutually_exclusive_group()
     target.add_argument("--delta", metavar="D", help="bound epsilon at this delta (>= 1e-12)")
     target.add_argument("--eps", metavar="E", help="bound delta at this epsilon (0 to 20)")
@@ -221,6 +223,8 @@ def compare_rows(raw, uniform, quantity, given, lo, hi):
 def run(args) -> int:
     from ..accountant import certified_delta, certified_epsilon
 
+    if getattr(args, "event", None):
+        return run_event(args)
     raw, phases, uniform = read_phases(args)
     if args.delta is None and args.eps is None:
         raise InvalidParameterError("give --delta D (to bound epsilon) or --eps E (to bound delta)")
@@ -292,4 +296,86 @@ def record(b, raw, uniform, rows) -> dict:
                        for d in b.directions],
         "compare": [{"name": n, "kind": k, "value": None if v is None else float(v), "placement": w}
                     for n, k, v, w in rows],
+    }
+
+
+# ----------------------------------------------------------------------------- --event (issue #23)
+
+def add_event_argument(p):
+    p.add_argument("--event", metavar="FILE",
+                   help="account the event tree in FILE (JSON, docs/events.md) instead of the flags "
+                        "above; '-' reads standard input")
+
+
+def read_event(path):
+    """The event of a JSON file (``-``: stdin); formulas are parsed by symdp.parsing."""
+    from ..events import from_json_text
+    from ..parsing import parse_formula
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        raise InvalidParameterError(f"--event: cannot read {path!r} ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise InvalidParameterError(f"--event: {path!r} is not UTF-8 text") from None
+
+    def formula(text):
+        from ..core.symbols import alpha
+        return parse_formula(text, symbols={"alpha": alpha, "x": alpha})
+
+    try:
+        return from_json_text(text, parse_formula=formula)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"--event: {exc}") from None
+
+
+def run_event(args) -> int:
+    from ..accountant.events import account
+    from ..events import to_json
+
+    if args.sigma or args.q or args.p or args.steps or args.schedule or args.poisson_gaussian \
+            or args.uniform_gaussian or getattr(args, "compare", False):
+        raise InvalidParameterError("--event replaces the mechanism flags (--poisson-gaussian, --sigma, --q, "
+                                    "--p, --steps, --schedule, --compare); give one or the other")
+    if args.delta is None and args.eps is None:
+        raise InvalidParameterError("give --delta D (to bound epsilon) or --eps E (to bound delta)")
+    event = read_event(args.event)
+    progress = Progress(not args.json)
+    try:
+        a = account(event, delta=None if args.delta is None else number("delta", args.delta),
+                    eps=None if args.eps is None else number("eps", args.eps),
+                    precision=args.precision, progress=progress)
+    finally:
+        progress.done()
+    if args.json:
+        print(json.dumps(event_record(a, to_json(event)), indent=2))
+        return 0
+    print(f"event: {json.dumps(to_json(event))}")
+    name = "eps" if a.quantity == "epsilon" else "delta"
+    given = "delta" if a.quantity == "epsilon" else "eps"
+    print(f"certified: {fmt(a.lo, 'down')} <= {name} <= {fmt(a.hi, 'up')} at {given} = {fmt(a.given, 'down', 12)}"
+          f"  (width {float(a.hi - a.lo):.2e}, {a.seconds:.1f} s, precision {a.precision})")
+    print(f"  the upper end bounds the mechanism; the lower end bounds {a.lower_bounds}")
+    for t, lo in a.realised:
+        print(f"  realised neighbouring datasets t={float(t):g}: {name} >= {fmt(lo, 'down')}")
+    return 0
+
+
+def event_record(a, event_json) -> dict:
+    return {
+        "schema": "symdp-account/1",
+        "event": event_json,
+        "quantity": a.quantity,
+        ("delta" if a.quantity == "epsilon" else "eps"): exact_str(a.given),
+        "lower": _num(a.lo, "down"),
+        "upper": _num(a.hi, "up"),
+        "certified": True,
+        "lower_bounds": a.lower_bounds,
+        "realised": [{"t": exact_str(t), "lower": _num(lo, "down")} for t, lo in a.realised],
+        "seconds": round(a.seconds, 3),
+        "precision": a.precision,
     }

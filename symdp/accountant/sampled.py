@@ -1,0 +1,343 @@
+r"""Dominating pairs of the sampled events, beyond the subsampled Gaussian of ``pairs.py``
+(docs/accountant.md §1b; issue #23).  Every pair is given by its loss tails
+:math:`A(y) = P(L \ge y)`, :math:`B(y) = Q(L \ge y)` as Arb balls, as in ``pairs.py``.
+
+* :class:`PoissonSubsampled` -- Poisson sampling with rate q of a mechanism whose pair (P, Q)
+  is symmetric: remove ((1−q)Q + qP, Q), add (Q, (1−q)Q + qP) (Zhu-Dong-Wang 2022,
+  Thm. 11 / Prop. 30; with P, Q Gaussian it is ``pairs.PoissonGaussian``, a test checks it).
+* :class:`KaryRandomizedResponse` -- k-ary randomized response (dp_accounting's convention).
+* :class:`RevealedMultiplicity` -- the bootstrap's **dominating** pair: the multiplicity j of
+  the changed record is revealed (docs/bagging.md, "Bagging with a private base learner").
+* :class:`BootstrapSumPair` -- a *realised* pair of the bootstrapped Gaussian sum query (two
+  actual neighbouring datasets); it bounds the mechanism's δ from below only, and only its
+  binned (lower) discretisation is used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb
+
+from ..core.errors import InvalidParameterError
+from .pairs import EpsDelta, Gaussian, Laplace, Pair, RandomizedResponse, ball, exact
+
+
+def _phi_bar(z: arb) -> arb:
+    return (z / arb(2).sqrt()).erfc() / 2
+
+
+def _float_phi_bar(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+@dataclass(frozen=True)
+class KaryRandomizedResponse(Pair):
+    r"""k-ary randomized response with noise parameter ρ: changing the true value a to b,
+    P = (keep, other, mid) on (a, b, the rest), Q = (other, keep, mid), keep = 1 − ρ + ρ/k,
+    other = ρ/k, mid = (k−2)ρ/k; losses :math:`\varepsilon_0 = \log(\mathrm{keep}/\mathrm{other})`,
+    :math:`-\varepsilon_0` and 0.  Any other pair of values gives the same pair up to relabelling;
+    with k = 2 this is ``pairs.RandomizedResponse`` at :math:`\varepsilon_0`."""
+
+    rho: Fraction
+    k: int = 2
+
+    def __post_init__(self):
+        object.__setattr__(self, "rho", exact(self.rho))
+
+    @property
+    def name(self):
+        return f"randomized response, rho={float(self.rho):g}, k={self.k}"
+
+    def _masses(self):
+        rho = ball(self.rho)
+        other = rho / self.k
+        return 1 - rho + other, other, rho * (self.k - 2) / self.k
+
+    def tails(self, y):
+        keep, other, mid = self._masses()
+        e = (keep / other).log()
+        if y <= -e:
+            return arb(1), arb(1)
+        if y > e:
+            return arb(0), arb(0)
+        if y > 0 and y <= e:
+            return keep, other
+        if y > -e and y <= 0:
+            return keep + mid, other + mid
+        raise ArithmeticError("grid node ball straddles a loss atom")
+
+    def loss_window(self, tail):
+        r = float(self.rho)
+        e = math.log((1 - r + r / self.k) / (r / self.k))
+        return -e, e
+
+
+_SYMMETRIC = (Gaussian, Laplace, EpsDelta, RandomizedResponse, KaryRandomizedResponse)
+
+
+@dataclass(frozen=True)
+class PoissonSubsampled(Pair):
+    r"""Poisson sampling with rate q of a mechanism with a symmetric pair (P, Q), loss L.
+
+    remove: the pair ((1−q)Q + qP, Q); its loss :math:`\log(1-q+q e^{L})` is increasing in L,
+    so with :math:`z(y) = \log\frac{e^y-(1-q)}{q}` (for :math:`e^y > 1-q`; else every outcome):
+    :math:`A(y) = (1-q)B_f(z) + qA_f(z)`, :math:`B(y) = B_f(z)`.
+
+    add: the pair (Q, (1−q)Q + qP); its loss :math:`-\log(1-q+q e^{L})` is :math:`\ge y` iff
+    :math:`L \le z(-y)` (for :math:`e^{-y} > 1-q`; else no outcome), so
+    :math:`A(y) = 1 - B_f(z)`, :math:`B(y) = (1-q)(1-B_f(z)) + q(1-A_f(z))`
+    (``>`` and ``>=`` agree: z is never a loss atom of the base; a ball that cannot tell raises,
+    as in ``pairs.Subsampled``)."""
+
+    base: Pair
+    q: Fraction
+    direction: str = "remove"
+
+    def __post_init__(self):
+        if not isinstance(self.base, _SYMMETRIC):
+            raise InvalidParameterError(f"base must be a symmetric pair; got base={self.base!r}")
+        if self.direction not in ("remove", "add"):
+            raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={self.direction!r}")
+        object.__setattr__(self, "q", exact(self.q))
+
+    @property
+    def name(self):
+        return f"Poisson-sampled {self.base.name} ({self.direction}), q={float(self.q):g}"
+
+    def tails(self, y):
+        q = ball(self.q)
+        if self.direction == "remove":
+            t = y.exp()
+            if t <= 1 - q:
+                return arb(1), arb(1)
+            if not t > 1 - q:
+                raise ArithmeticError("grid node too close to the least loss")
+            a, b = self.base.tails(((t - (1 - q)) / q).log())
+            return (1 - q) * b + q * a, b
+        t = (-y).exp()
+        if t <= 1 - q:
+            return arb(0), arb(0)
+        if not t > 1 - q:
+            raise ArithmeticError("grid node too close to the greatest loss")
+        a, b = self.base.tails(((t - (1 - q)) / q).log())
+        return 1 - b, (1 - q) * (1 - b) + q * (1 - a)
+
+    def loss_window(self, tail):
+        lo, hi = self.base.loss_window(tail)
+        q = float(self.q)
+        top = math.log1p(q * math.expm1(min(hi, 700.0)))
+        least = math.log1p(-q)
+        return (least, top) if self.direction == "remove" else (-top, -least)
+
+
+class Identical(Pair):
+    """P = Q (the changed record not drawn): loss 0 with probability 1."""
+
+    name = "identical"
+
+    def tails(self, y):
+        if y <= 0:
+            return arb(1), arb(1)
+        if y > 0:
+            return arb(0), arb(0)
+        raise ArithmeticError("grid node ball contains 0")
+
+    def loss_window(self, tail):
+        return 0.0, 0.0
+
+
+#: components of weight below 2^-WEIGHT_BITS are replaced by a perfectly distinguishable pair
+WEIGHT_BITS = 40
+
+
+@dataclass(frozen=True)
+class RevealedMultiplicity(Pair):
+    r"""The mixture pair with the component revealed:
+    :math:`\tilde P = \sum_j w_j\,\delta_j \otimes P_j`, :math:`\tilde Q = \sum_j w_j\,\delta_j \otimes Q_j`,
+    whose loss at (j, x) is the loss of component j, so
+    :math:`A(y) = \sum_j w_j A_j(y) + r`, :math:`B(y) = \sum_j w_j B_j(y)`.
+
+    Components of weight below :math:`2^{-40}` are replaced by a perfectly distinguishable pair
+    (P-mass at loss +∞, Q-mass at −∞), total weight r: that pair dominates every pair, so the
+    result still dominates (it costs at most r in δ per step).  Components are
+    ``(weight, pair)`` with exact weights summing to 1 (checked)."""
+
+    components: tuple
+    label: str = "revealed mixture"
+
+    def __post_init__(self):
+        total = sum(Fraction(w) for w, _ in self.components)
+        if total != 1:
+            raise InvalidParameterError(f"the weights of a mixture must sum to 1; got {total}")
+        floor = Fraction(1, 2 ** WEIGHT_BITS)
+        kept = tuple((Fraction(w), p) for w, p in self.components if Fraction(w) >= floor)
+        object.__setattr__(self, "kept", kept)
+        object.__setattr__(self, "residual", 1 - sum(w for w, _ in kept))
+
+    @property
+    def name(self):
+        return self.label
+
+    def tails(self, y):
+        a, b = ball(self.residual), arb(0)
+        for w, pair in self.kept:
+            aj, bj = pair.tails(y)
+            a += ball(w) * aj
+            b += ball(w) * bj
+        return a, b
+
+    def loss_window(self, tail):
+        windows = [pair.loss_window(min(0.5, tail / float(w))) for w, pair in self.kept]
+        return min(lo for lo, _ in windows), max(hi for _, hi in windows)
+
+
+def group_pair(base, j: int) -> Pair:
+    r"""The pair of ``base`` run on datasets differing in j records (j copies of one record):
+
+    * Gaussian noise :math:`N(0,\sigma^2)`, sensitivity 1: a shift by j, :math:`G_{j/\sigma}`;
+    * Laplace scale b: Lap(j, b) vs Lap(0, b), the Laplace pair of scale b/j;
+    * an (ε, δ)-DP base: group privacy, :math:`(j\varepsilon, \delta\sum_{l<j} e^{l\varepsilon})`
+      (e.g. Dwork-Roth 2014, Thm. 2.2 and its δ version; Vadhan 2017, Lemma 2.2), as the pair
+      of :math:`f_{j\varepsilon, \delta_j}` -- a bound, valid for every (ε, δ)-DP base.
+    ``base`` is a ``symdp.events`` noise event (read by attribute, duck-typed)."""
+    if j == 0:
+        return Identical()
+    kind = getattr(base, "kind", None)
+    if kind == "gaussian":
+        return Gaussian(Fraction(j) / base.sigma)
+    if kind == "laplace":
+        return Laplace(base.b / j)
+    if kind == "eps_delta":
+        # delta_j = delta (e^{j eps} - 1)/(e^eps - 1) is irrational: an exact rational above it
+        e, d = base.eps, base.delta
+        if d == 0:
+            return EpsDelta(j * e, 0)
+        bound = sum((ball(l * e)).exp() for l in range(j)) * ball(d)
+        dj = _rational_above(bound)
+        if dj >= 1:
+            dj = Fraction(1) - Fraction(1, 2 ** 200)
+        return EpsDelta(j * e, dj)
+    raise InvalidParameterError(f"sampling with replacement supports Gaussian, Laplace and eps_delta base "
+                                f"events; got {kind!r}")
+
+
+def _rational_above(x: arb) -> Fraction:
+    m, e = x.upper().man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
+
+
+def bootstrap_upper(base, n: int, k: int) -> RevealedMultiplicity:
+    """The dominating pair of one bootstrap round (k draws from n records) of ``base``."""
+    from math import comb
+    floor = Fraction(1, 2 ** WEIGHT_BITS)
+    comps = []
+    for j in range(k + 1):
+        w = comb(k, j) * Fraction(1, n) ** j * Fraction(n - 1, n) ** (k - j)
+        comps.append((w, group_pair(base, j) if w >= floor else None))
+    return RevealedMultiplicity(tuple(comps), f"bootstrap (multiplicity revealed), n={n}, k={k}")
+
+
+@dataclass(frozen=True)
+class BootstrapSumPair(Pair):
+    r"""A realised pair of the bootstrapped Gaussian sum query, for a **lower** bound.
+
+    Records hold values in [0, 1] (sensitivity 1 under replace-one); the sum of the k drawn
+    values gets :math:`N(0, \sigma^2)` noise.  Take D with the changed record 1 and the n − 1
+    others all c = 1 − t, and D' with the changed record 0.  Given the multiplicity j of the
+    record the sum is (k − j)c + j (resp. (k − j)c), so after subtracting kc:
+    :math:`P = \sum_j w_j N(jt, \sigma^2)`, :math:`Q = \sum_j w_j N(j(t-1), \sigma^2)`,
+    :math:`w_j = \binom{k}{j} n^{-j}(1-1/n)^{k-j}`.  t = 1 is the "remove-like" mixture against
+    N(0, σ²), t = 0 the "add-like" one.  The likelihood ratio is increasing in x.
+
+    Its ``tails`` are those of the pair **binned in x** at approximate roots
+    :math:`\tilde x(y)` of L(x) = y (dyadic, non-decreasing in y): a post-processing of (P, Q),
+    so the binned discretisation (``LowerPLD``) built from them is a dominated pair and its
+    δ a certified lower bound for these two datasets, hence for the mechanism.  (The
+    connect-the-dots pair built from the same numbers is **not** an upper bound; it is never
+    read.)"""
+
+    sigma: Fraction
+    n: int
+    k: int
+    t: Fraction
+
+    def __post_init__(self):
+        from math import comb
+        object.__setattr__(self, "sigma", exact(self.sigma))
+        object.__setattr__(self, "t", exact(self.t))
+        if not 0 <= self.t <= 1:
+            raise InvalidParameterError(f"t must be in [0, 1]; got t={self.t}")
+        w = tuple(comb(self.k, j) * Fraction(1, self.n) ** j * Fraction(self.n - 1, self.n) ** (self.k - j)
+                  for j in range(self.k + 1))
+        object.__setattr__(self, "weights", w)
+        object.__setattr__(self, "_last", [None, None])
+
+    @property
+    def name(self):
+        return f"bootstrap Gaussian sum, realised pair t={float(self.t):g}"
+
+    def _float_loss(self, x: float, slope: bool = False):
+        """L(x) in floating point (log-sum-exp), and with ``slope`` also L'(x)."""
+        import numpy as np
+        if not hasattr(self, "_lw"):
+            w = np.array([float(v) for v in self.weights])
+            object.__setattr__(self, "_lw", np.where(w > 0, np.log(np.where(w > 0, w, 1.0)), -np.inf))
+            object.__setattr__(self, "_j", np.arange(len(self.weights), dtype=float))
+        s2, t, j = float(self.sigma) ** 2, float(self.t), self._j
+        mp, mq = j * t, j * (t - 1)
+        a = self._lw - (x - mp) ** 2 / (2 * s2)
+        b = self._lw - (x - mq) ** 2 / (2 * s2)
+        la, lb = np.logaddexp.reduce(a), np.logaddexp.reduce(b)
+        if not slope:
+            return float(la - lb)
+        ea, eb = np.exp(a - la), np.exp(b - lb)
+        return float(la - lb), float((ea @ mp - eb @ mq) / s2)
+
+    def _root(self, y: float) -> Fraction:
+        """An approximate root of L(x) = y (Newton from the last root, bisection as fallback);
+        its accuracy only affects how tight the bound is, never its validity."""
+        x = self._last[1]
+        x = 0.0 if x is None else float(x)
+        for _ in range(30):
+            value, d = self._float_loss(x, slope=True)
+            if d <= 0 or not math.isfinite(value):
+                break
+            step = (value - y) / d
+            x -= max(-4.0, min(4.0, step))
+            if abs(step) < 1e-13 * max(1.0, abs(x)):
+                return Fraction(math.floor(x * 2 ** 40), 2 ** 40)
+        lo, hi = -1.0, 1.0
+        while self._float_loss(lo) >= y:
+            lo *= 2
+        while self._float_loss(hi) < y:
+            hi *= 2
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if self._float_loss(mid) >= y else (mid, hi)
+        return Fraction(math.floor(hi * 2 ** 40), 2 ** 40)
+
+    def tails(self, y):
+        yf = float(y.mid())
+        x = self._root(yf)
+        last_y, last_x = self._last
+        if last_y is not None and yf > last_y and x < last_x:
+            x = last_x                       # keep the bins ordered (a float root may wobble)
+        self._last[:] = [yf, x]
+        s, t, xb = ball(self.sigma), ball(self.t), ball(x)
+        a, b = arb(0), arb(0)
+        for j, w in enumerate(self.weights):
+            wb = ball(w)
+            a += wb * _phi_bar((xb - j * t) / s)
+            b += wb * _phi_bar((xb - j * (t - 1)) / s)
+        return a, b
+
+    def loss_window(self, tail):
+        s, t = float(self.sigma), float(self.t)
+        z = lambda p: math.sqrt(max(2.0, -2 * math.log(max(p, 1e-300))))   # noqa: E731
+        x_lo = -s * z(tail)
+        x_hi = max(j * t + s * z(tail / float(w)) for j, w in enumerate(self.weights) if float(w) > tail)
+        return self._float_loss(x_lo), self._float_loss(x_hi)
