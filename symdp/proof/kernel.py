@@ -1,0 +1,455 @@
+r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
+
+The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
+:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED only after checking,
+itself (issue #19):
+
+* **declarations** -- every Symbol's own assumptions (``positive=True``, ``integer=True``...)
+  hold on its stated set, else :class:`~symdp.core.errors.DerivationError` naming the symbol,
+  the assumption and the set (:func:`check_declarations`);
+* **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
+  set enumerated must contain every admissible point, integer lattice included; the boxes of a
+  ball search (exact rational ends) and their tails must contain every parameter's set.  An
+  enumeration of part of an infinite set is ENUMERATED_ON_RANGE: evidence;
+* **definedness** -- both sides, as written, are defined on the whole domain: every
+  denominator non-zero, every log argument positive, every fractional power's base
+  non-negative (:func:`hazards`), each such condition confirmed as a fact; otherwise
+  UNDECIDED naming the condition (and a point where it fails when one is found);
+* **facts** -- every sign or integrality fact the certificate relies on is confirmed by a
+  second method (:func:`confirm`): exact evaluation on a finite domain, z3 on the polynomial
+  and rational fragment, or Arb balls over the sub-boxes of a bounded domain.  Unconfirmed:
+  no verdict that holds.
+
+What the kernel trusts, and nothing else: SymPy's ``simplify`` for an equality of expressions
+defined on the domain (re-run here, never read from the certificate), SymPy's exact
+arithmetic on rationals, python-flint's Arb balls, z3, and the ball search of
+:mod:`symdp.proof.certified.box` over the boxes it names (their coverage is checked here).
+Every budget is counted in work -- z3's ``rlimit``, sub-boxes, points -- never in seconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ..core.errors import DerivationError
+from .certificates import (BoxCertificate, Certificate, Domain, Fact, FiniteCertificate,
+                           StructuralCertificate, SymbolicCertificate, fraction, margin_of,
+                           sign_fact)
+from .verdict import StepResult, Verdict
+
+#: work budgets (deterministic: counts, never seconds)
+FINITE_POINTS = 4096      # a fact on a finite domain is evaluated exactly up to this many points
+BALL_BOXES = 512          # sub-boxes of a bounded domain per fact
+BALL_BITS = 128
+Z3_RLIMIT = 2_000_000     # z3's resource limit (its own count of work)
+
+_SEAL = object()          # only this module holds it
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """The kernel's token on a StepResult whose verdict holds (or is the evidence of an
+    enumerated range): the verdict, the certificate accepted and the facts confirmed.
+    ``recorded`` marks a verdict read back from a report (``symdp report --from-json``),
+    which the kernel did not check in this process."""
+
+    verdict: Verdict
+    certificate: Certificate | None
+    facts: tuple = ()
+    recorded: str = ""
+    seal: object = None
+
+    def __post_init__(self):
+        if self.seal is not _SEAL:
+            raise TypeError("only symdp.proof.kernel constructs an Acceptance")
+
+
+def is_accepted(acceptance, verdict: Verdict) -> bool:
+    """Is ``acceptance`` the kernel's token for ``verdict``?  (Read by StepResult.)"""
+    return isinstance(acceptance, Acceptance) and acceptance.seal is _SEAL \
+        and acceptance.verdict is verdict
+
+
+def recorded(verdict: Verdict, source: str) -> Acceptance:
+    """The token for a verdict read back from a report ``source`` (not re-checked)."""
+    return Acceptance(verdict, None, recorded=source, seal=_SEAL)
+
+
+def _held(verdict, detail, stage, cert, facts=(), **kw) -> StepResult:
+    token = Acceptance(verdict, cert, tuple(facts), seal=_SEAL)
+    return StepResult(verdict, detail, stage, acceptance=token,
+                      facts=tuple(f"{f.text()} ({f.confirmed_by})" for f in facts), **kw)
+
+
+def _refused(why: str, stage: str) -> StepResult:
+    return StepResult(Verdict.UNDECIDED, f"kernel refused the {stage} certificate: {why}", stage)
+
+
+# ------------------------------------------------------------------ accept
+
+def accept(certificate: Certificate, domain: Domain) -> StepResult:
+    """Check ``certificate`` against ``domain``; a StepResult whose verdict holds, evidence
+    (ENUMERATED_ON_RANGE), or UNDECIDED saying which check failed.  Raises DerivationError
+    for a declaration that contradicts its domain."""
+    check_declarations(certificate.lhs.free_symbols | certificate.rhs.free_symbols, domain)
+    c = certificate
+    if isinstance(c, FiniteCertificate):
+        return _accept_finite(c, domain)   # evaluated at every point: definedness included
+    undefined = defined_on((c.lhs, c.rhs), domain)
+    if undefined:
+        return _refused(f"a side may be undefined on the domain: {undefined}", c.stage)
+    if isinstance(c, StructuralCertificate):
+        if c.lhs == c.rhs and c.relation in ("=", "<=", ">="):
+            return _held(Verdict.PROVED, "both sides are the same expression", c.stage, c)
+        return _refused("the sides are not the same tree", c.stage)
+    if isinstance(c, SymbolicCertificate):
+        return _accept_symbolic(c, domain)
+    if isinstance(c, BoxCertificate):
+        return _accept_box(c, domain)
+    return _refused(f"no acceptance rule for {type(c).__name__}", c.stage)
+
+
+def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
+    mapping = dict(c.mapping)
+    check_declarations(set(mapping.values()), Domain.of(
+        {mapping[s]: d for s, d in domain.hypotheses if s in mapping}))
+    back = {v: k for k, v in mapping.items()}
+    diff = (c.lhs - c.rhs).xreplace(mapping)
+    if c.relation == "=":
+        if c.difference != 0 or not _simplifies_to(diff, sp.S.Zero):
+            return _refused("lhs - rhs does not simplify to 0", c.stage)
+        return _held(Verdict.PROVED, f"difference simplifies to 0 ({c.method})", c.stage, c)
+    strict = c.relation in ("<", ">")
+    if c.reduced or c.substitution:
+        # rewritings the kernel does not check: confirm the original margin itself
+        wanted = [sign_fact(margin_of(c.lhs, c.rhs, c.relation), strict, c.method)]
+    else:
+        D = c.difference.xreplace(mapping)
+        if not _simplifies_to(diff, D):
+            return _refused("lhs - rhs does not simplify to the stated difference", c.stage)
+        sign = -1 if c.relation in ("<", "<=") else 1
+        wanted = [sign_fact((sign * D).xreplace(back), strict, c.method)]
+    confirmed = []
+    for fact in wanted + list(c.facts):
+        how = confirm(fact, domain)
+        if not how:
+            return _refused(f"the fact {fact.text()} ({fact.source}) is not confirmed "
+                            "by a second method", c.stage)
+        confirmed.append(Fact(fact.expression, fact.property, fact.source, fact.domain, how))
+    return _held(Verdict.PROVED, f"sign of lhs - rhs decided ({c.method}); confirmed: " +
+                 "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
+
+
+def _simplifies_to(a, b) -> bool:
+    """The trusted equality: ``a == b`` as trees, or ``simplify(a - b) == 0``."""
+    if a == b:
+        return True
+    try:
+        return sp.simplify(a - b) == 0
+    except Exception:  # noqa: BLE001 - not shown equal
+        return False
+
+
+def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
+    enumerated = dict(c.values)
+    sets = domain.sets
+    short, ranged = [], []
+    for s in sorted(c.lhs.free_symbols | c.rhs.free_symbols | set(enumerated), key=str):
+        values = {sp.Integer(v) if isinstance(v, int) else v for v in enumerated.get(s, ())}
+        if s not in sets:
+            return _refused(f"{s} has no stated set", c.stage)
+        inside = [v for v in values if sets[s].contains(v) is sp.true]
+        missing = _first_missing(sets[s], values)
+        if missing is not None:
+            short.append((s, inside))
+            ranged.append(f"{s.name} <= {max(inside)}" if inside and sets[s].sup is sp.oo
+                          else f"{s.name} in {{{', '.join(map(str, sorted(inside)))}}}")
+    if c.cases <= 0:
+        return _refused("no case was evaluated", c.stage)
+    if short:
+        token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL)
+        return StepResult(Verdict.ENUMERATED_ON_RANGE, f"exactly for {', '.join(ranged)} "
+                          f"({c.cases} cases): a sample of an infinite domain, evidence; "
+                          f"{c.detail}", c.stage, points=c.cases, acceptance=token)
+    verdict = Verdict.ENUMERATED if c.how == "exact" and c.stage == "enumeration" \
+        else Verdict.CERTIFIED
+    return _held(verdict, c.detail, c.stage, c, points=c.cases)
+
+
+def _first_missing(domain_set, values):
+    """A point of ``domain_set`` not among ``values`` (None: all of it is enumerated)."""
+    if isinstance(domain_set, sp.FiniteSet):
+        return next((v for v in domain_set if v not in values), None)
+    if isinstance(domain_set, sp.Range) and domain_set.size.is_finite:
+        return next((v for v in domain_set if v not in values), None)
+    if isinstance(domain_set, sp.Intersection):
+        lo, hi = domain_set.inf, domain_set.sup
+        if lo.is_finite and hi.is_finite and all(
+                getattr(a, "is_subset", None) and a.is_subset(sp.S.Integers) for a in [domain_set]):
+            return next((v for v in sp.Range(sp.ceiling(lo), sp.floor(hi) + 1)
+                         if domain_set.contains(v) is sp.true and v not in values), None)
+    return domain_set.inf if domain_set.inf.is_finite else sp.oo  # infinite or not integer
+
+
+def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
+    sets = domain.sets
+    covered = {}
+    for symbol, lo, hi, integer, transform in c.coordinates:
+        lo, hi = fraction(lo), fraction(hi)
+        if transform is None:
+            covered[symbol] = sp.Interval(sp.Rational(lo.numerator, lo.denominator),
+                                          sp.Rational(hi.numerator, hi.denominator))
+        else:
+            image = _transform_image(symbol, transform, lo, hi)
+            if image is None:
+                return _refused(f"the change of variables {symbol} = {transform} is not one "
+                                "the kernel knows onto an unbounded range", c.stage)
+            covered[symbol] = image
+    for symbol, start, argument in c.tails:
+        if not argument:
+            return _refused(f"the tail {symbol} >= {start} has no argument", c.stage)
+        covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet),
+                                   sp.Interval(sp.Integer(start), sp.oo))
+    for symbol in c.lhs.free_symbols | c.rhs.free_symbols:
+        have = covered.get(symbol)
+        if have is None or sets.get(symbol) is None or sets[symbol].is_subset(have) is not True:
+            return _refused(f"the boxes do not cover {symbol} in {sets.get(symbol)} "
+                            f"(covered: {have})", c.stage)
+    for fact in c.facts:
+        if not confirm(fact, domain):
+            return _refused(f"the fact {fact.text()} is not confirmed", c.stage)
+    return _held(Verdict.CERTIFIED, c.detail, c.stage, c, worst_margin=c.smallest_margin)
+
+
+def _transform_image(symbol, transform, lo: Fraction, hi: Fraction):
+    """The image of ``t in [lo, hi]`` (hi = 1 open) under ``a + t/(1-t)`` or ``b - t/(1-t)``."""
+    t = next(iter(transform.free_symbols), None)
+    if t is None or (lo, hi) != (0, 1):
+        return None
+    for sign in (1, -1):
+        a = sp.simplify(transform - sign * t / (1 - t))
+        if a.is_Rational:
+            return sp.Interval(a, sp.oo) if sign == 1 else sp.Interval(-sp.oo, a)
+    return None
+
+
+# ------------------------------------------------------------------ declarations
+
+_PREDICATES = {
+    "positive": lambda d: d.is_subset(sp.Interval.open(0, sp.oo)),
+    "nonnegative": lambda d: d.is_subset(sp.Interval(0, sp.oo)),
+    "negative": lambda d: d.is_subset(sp.Interval.open(-sp.oo, 0)),
+    "nonpositive": lambda d: d.is_subset(sp.Interval(-sp.oo, 0)),
+    "integer": lambda d: d.is_subset(sp.S.Integers),
+    "zero": lambda d: d.is_subset(sp.FiniteSet(0)),
+    "nonzero": lambda d: 0 not in d,
+    "real": lambda d: d.is_subset(sp.S.Reals),
+}
+
+
+def check_declarations(symbols, domain: Domain) -> None:
+    """Every assumption a Symbol was declared with holds on its stated set; else
+    DerivationError naming the symbol, the assumption and the set."""
+    sets = domain.sets
+    for s in sorted(symbols, key=str):
+        if s not in sets:
+            continue
+        for name, holds in _PREDICATES.items():
+            if s.assumptions0.get(name) is True and holds(sets[s]) is not True:
+                raise DerivationError(
+                    f"the symbol {s.name} is declared {name}=True, but its stated domain is "
+                    f"{sp.sstr(sets[s])}, which contains values that are not {name}: declare "
+                    f"it without the assumption or state the domain it implies")
+
+
+# ------------------------------------------------------------------ definedness
+
+def hazards(expr) -> list:
+    """The facts under which ``expr`` is defined: a non-zero base under a negative power, a
+    non-negative base under a fractional power (positive when also negative), a positive log
+    argument; Piecewise conditions are looked into."""
+    found = []
+    for e in sp.preorder_traversal(expr):
+        if isinstance(e, sp.Pow) and e.base.free_symbols:
+            if e.exp.is_negative or not e.exp.is_number:
+                found.append(Fact(e.base, "nonzero" if e.exp.is_integer else "positive",
+                                  "definedness"))
+            if e.exp.is_number and not e.exp.is_integer:
+                found.append(Fact(e.base, "nonnegative", "definedness"))
+        elif isinstance(e, sp.log) and e.args[0].free_symbols:
+            found.append(Fact(e.args[0], "positive", "definedness"))
+        elif isinstance(e, (sp.zoo.func, sp.nan.func)) or e in (sp.zoo, sp.nan):
+            found.append(Fact(sp.S.Zero, "positive", "definedness: nan or zoo"))
+    return list(dict.fromkeys(found))
+
+
+def defined_on(sides, domain: Domain) -> str:
+    """"" when every hazard of ``sides`` is confirmed on ``domain``, else what is not."""
+    for side in sides:
+        if side.has(sp.nan) or side.has(sp.zoo):
+            return "a side contains nan or zoo"
+        for fact in hazards(side):
+            if not confirm(fact, domain):
+                return f"{fact.text()} is not shown on the domain"
+    return ""
+
+
+# ------------------------------------------------------------------ facts
+
+def confirm(fact: Fact, domain: Domain) -> str:
+    """How ``fact`` was confirmed ("" when no method confirms it): exact evaluation on a
+    finite domain, z3, or Arb balls over the sub-boxes of a bounded domain."""
+    dom = fact.domain or domain
+    dom = dom.restricted_to(fact.expression.free_symbols) if fact.expression.free_symbols \
+        else Domain(())
+    for method in (_by_exact_points, _by_z3, _by_balls):
+        try:
+            how = method(fact, dom)
+        except Exception:  # noqa: BLE001 - a method that cannot run does not confirm
+            how = ""
+        if how:
+            return how
+    return ""
+
+
+def _holds_exactly(value, prop: str) -> bool:
+    if prop == "integer":
+        return value.is_Integer
+    if not value.is_Rational:
+        return False
+    return {"positive": value > 0, "nonnegative": value >= 0, "negative": value < 0,
+            "nonpositive": value <= 0, "nonzero": value != 0, "zero": value == 0}[prop]
+
+
+def _by_exact_points(fact: Fact, dom: Domain) -> str:
+    sets = dom.sets
+    if any(not (isinstance(d, sp.FiniteSet) or (isinstance(d, sp.Range) and d.size.is_finite))
+           for d in sets.values()):
+        return ""
+    size = 1
+    for d in sets.values():
+        size *= len(d)
+    if size > FINITE_POINTS:
+        return ""
+    count = 0
+    for values in itertools.product(*[list(d) for d in sets.values()]):
+        point = dict(zip(sets, values))
+        if not all(bool(c.xreplace(point)) for c in dom.conditions):
+            continue
+        value = sp.nsimplify(fact.expression.xreplace(point).doit()) \
+            if not fact.expression.xreplace(point).is_Rational else fact.expression.xreplace(point)
+        if not _holds_exactly(sp.simplify(value), fact.property):
+            return ""
+        count += 1
+    return f"exact evaluation at all {count} points"
+
+
+def _by_z3(fact: Fact, dom: Domain) -> str:
+    import z3
+
+    names = {}
+    sets = dom.sets
+    for s in fact.expression.free_symbols | set().union(*[c.free_symbols for c in dom.conditions]):
+        if s not in sets:
+            return ""
+        names[s] = z3.Int(s.name) if sets[s].is_subset(sp.S.Integers) else z3.Real(s.name)
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    for s, v in names.items():
+        solver.add(_z3_membership(v, sets[s], z3))
+    for cond in dom.conditions:
+        solver.add(_z3_relation(cond, names, z3))
+    e = _z3_term(sp.expand_func(fact.expression), names, z3)
+    negated = {"positive": e <= 0, "nonnegative": e < 0, "negative": e >= 0,
+               "nonpositive": e > 0, "nonzero": e == 0, "zero": e != 0,
+               "integer": e != z3.ToReal(z3.ToInt(e))}[fact.property]
+    solver.add(negated)
+    return "z3 (no counterexample: unsat)" if solver.check() == z3.unsat else ""
+
+
+def _z3_term(e, names, z3):
+    if e in names:
+        return names[e]
+    if e.is_Rational:
+        return z3.RealVal(f"{e.p}/{e.q}")
+    if isinstance(e, sp.Add):
+        return z3.Sum([_z3_term(a, names, z3) for a in e.args])
+    if isinstance(e, sp.Mul):
+        return z3.Product([_z3_term(a, names, z3) for a in e.args])
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        base = _z3_term(e.base, names, z3)
+        power = z3.Product([base] * abs(int(e.exp))) if e.exp != 0 else z3.RealVal(1)
+        return power if e.exp >= 0 else 1 / power
+    raise ValueError(f"outside z3's fragment: {type(e).__name__}")
+
+
+def _z3_relation(cond, names, z3):
+    ops = {sp.LessThan: lambda a, b: a <= b, sp.StrictLessThan: lambda a, b: a < b,
+           sp.GreaterThan: lambda a, b: a >= b, sp.StrictGreaterThan: lambda a, b: a > b,
+           sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b}
+    if isinstance(cond, sp.And):
+        return z3.And([_z3_relation(a, names, z3) for a in cond.args])
+    return ops[type(cond)](_z3_term(cond.lhs, names, z3), _z3_term(cond.rhs, names, z3))
+
+
+def _z3_membership(v, d, z3):
+    if isinstance(d, sp.FiniteSet):
+        return z3.Or([v == _z3_term(x, {}, z3) for x in d])
+    if isinstance(d, sp.Range) and d.step == 1:
+        parts = []
+        if d.inf.is_finite:
+            parts.append(v >= int(d.inf))
+        if d.sup.is_finite:
+            parts.append(v <= int(d.sup))
+        return z3.And(parts) if parts else z3.BoolVal(True)
+    if isinstance(d, sp.Intersection):
+        return z3.And([_z3_membership(v, a, z3) for a in d.args if a != sp.S.Integers])
+    if isinstance(d, sp.Interval):
+        parts = []
+        if d.start.is_finite:
+            parts.append(v > _z3_term(d.start, {}, z3) if d.left_open else v >= _z3_term(d.start, {}, z3))
+        if d.end.is_finite:
+            parts.append(v < _z3_term(d.end, {}, z3) if d.right_open else v <= _z3_term(d.end, {}, z3))
+        return z3.And(parts) if parts else z3.BoolVal(True)
+    if d in (sp.S.Integers, sp.S.Reals):
+        return z3.BoolVal(True)
+    if d in (sp.S.Naturals, sp.S.Naturals0):
+        return v >= (1 if d == sp.S.Naturals else 0)
+    raise ValueError(f"no z3 membership for {d}")
+
+
+def _by_balls(fact: Fact, dom: Domain) -> str:
+    from ..numeric.ball_compiler import compile_ball
+    from ..numeric.balls import interval, working_bits
+
+    sets = dom.sets
+    symbols = sorted(fact.expression.free_symbols, key=str)
+    if fact.property == "integer" or any(
+            not (sets[s].inf.is_finite and sets[s].sup.is_finite) for s in symbols):
+        return ""
+    fn = compile_ball(fact.expression, symbols)
+    todo = [tuple((sets[s].inf, sets[s].sup) for s in symbols)]
+    boxes = 0
+    test = {"positive": lambda b: b > 0, "nonnegative": lambda b: b >= 0,
+            "negative": lambda b: b < 0, "nonpositive": lambda b: b <= 0,
+            "nonzero": lambda b: not b.contains(0), "zero": lambda b: b == 0}[fact.property]
+    with working_bits(BALL_BITS):
+        while todo:
+            box = todo.pop()
+            boxes += 1
+            if boxes > BALL_BOXES:
+                return ""
+            value = fn({s: interval(lo, hi) for s, (lo, hi) in zip(symbols, box)})
+            if value.is_finite() and test(value):
+                continue
+            i = max(range(len(box)), key=lambda j: box[j][1] - box[j][0])
+            lo, hi = box[i]
+            if hi - lo < sp.Rational(1, 2 ** 30):
+                return ""
+            mid = (lo + hi) / 2
+            todo += [box[:i] + ((lo, mid),) + box[i + 1:], box[:i] + ((mid, hi),) + box[i + 1:]]
+    return f"Arb balls over {boxes} sub-boxes"
