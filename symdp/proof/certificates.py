@@ -183,6 +183,73 @@ class FiniteCertificate(Certificate):
 # Room for issue #20 (the `bagging` helper): InductionCertificate and CountingCertificate
 # are added below this line, with their acceptance in a separate section of kernel.py.
 
+# ------------------------------------------------------------------ issue #20: counting, induction
+#
+# A counting argument is checked in two parts: the closed form of each enumerated atom, derived
+# through the counting lemmas of symdp.core.counting (re-checked application by application),
+# and the algebra left once the atoms are replaced (a ResidualNode tree, re-checked leaf by
+# leaf).  Enumeration on small cases is an independent check of the lemma derivation: the
+# kernel re-evaluates both at the listed points and refuses the certificate on a disagreement.
+
+
+@dataclass(frozen=True)
+class ResidualNode:
+    """One node of the proof of ``lhs REL rhs`` under ``conditions`` (Relationals added to
+    the step's domain).  ``method``:
+
+    * ``"identity"`` -- ``reduced`` (lhs - rhs with binomials and symbolic powers replaced by
+      the ``atoms``, pairs ``(symbol, value)``) is the zero rational function;
+    * ``"z3"`` -- the domain, the conditions and ``atom_facts`` (triples ``(relational,
+      lemma, premise)``: the lemma turns the premise on the atoms' bases into the fact) imply
+      ``reduced REL 0``;
+    * ``"split"`` -- ``extremum`` (a Max, Min or Abs in a side) takes each of its arguments'
+      values in turn; one child per case, under that case's selecting conditions;
+    * ``"decided"`` -- one case of ``extremum`` holds on the whole domain: ``children`` are the
+      proofs of its selecting conditions, then the proof with the extremum replaced.
+    """
+
+    lhs: sp.Expr
+    relation: str
+    rhs: sp.Expr
+    conditions: tuple = ()
+    method: str = "identity"
+    reduced: sp.Expr = sp.S.Zero
+    atoms: tuple = ()
+    atom_facts: tuple = ()
+    extremum: sp.Expr | None = None
+    children: tuple = ()
+
+
+@dataclass(frozen=True)
+class CountingCertificate(Certificate):
+    """``lhs REL rhs`` holds after each enumerated atom is replaced by its closed form.
+
+    ``atoms``: pairs ``(atom, derived)`` with ``derived`` a
+    :class:`symdp.core.counting.Derived` (lemma applications, blocks, closed form);
+    ``residual``: the :class:`ResidualNode` proof of the relation between the closed forms;
+    ``checks``: points (tuples of ``(symbol, Integer)``) at which the kernel compares every
+    atom's enumeration with its closed form."""
+
+    atoms: tuple = ()
+    residual: ResidualNode | None = None
+    checks: tuple = ()
+
+
+@dataclass(frozen=True)
+class InductionCertificate(Certificate):
+    """``lhs REL rhs`` for every integer ``variable >= start``: ``base`` proves the relation
+    at ``variable = start``; ``step`` proves it at ``variable + 1`` from ``hypothesis`` (a
+    fresh Symbol standing for ``lhs`` at ``variable``, with the condition ``hypothesis REL
+    rhs``), after ``peeled`` -- ``lhs`` at ``variable + 1`` written through ``hypothesis``
+    (``Finset.sum_range_succ``, ``Finset.prod_range_succ``, ``pow_succ``)."""
+
+    variable: sp.Symbol | None = None
+    start: sp.Expr = sp.S.Zero
+    hypothesis: sp.Symbol | None = None
+    peeled: sp.Expr = sp.S.Zero
+    base: ResidualNode | None = None
+    step: ResidualNode | None = None
+
 
 def fraction(x) -> Fraction:
     """An exact rational end (``sympy.Rational``, int, Fraction)."""
@@ -194,4 +261,5 @@ def fraction(x) -> Fraction:
 
 __all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "Certificate",
            "StructuralCertificate", "SymbolicCertificate", "BoxCertificate",
-           "FiniteCertificate", "fraction"]
+           "FiniteCertificate", "fraction", "ResidualNode", "CountingCertificate",
+           "InductionCertificate"]

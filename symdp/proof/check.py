@@ -48,6 +48,7 @@ from .cascade.common import (DEFAULT_DPS, DEFAULT_POINTS, POINT_SECONDS, SEARCH_
                              SYMBOLIC_SECONDS, expand)
 from .cascade.counterexample import _decider, _search  # noqa: F401
 from .cascade.domain import _denominators, _undefined_on_domain  # noqa: F401
+from .cascade.counting import _counting
 from .cascade.enumeration import _enumeration
 from .cascade.numeric import _numeric
 from .cascade.structural import _structural
@@ -87,6 +88,10 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             result, more = _symbolic(lhs, rhs, step.relation, derivation.hypotheses,
                                      symbolic_seconds)
             tried += more
+        if result is None:   # counting lemmas + the algebra after them (issue #20)
+            result, note = _counting(step.lhs, step.rhs, step.relation, derivation, step)
+            if note:
+                tried.append(note)
         if result is None:
             result = _enumeration(lhs, rhs, step.relation, derivation, step)
         cert_note, cert_record = "", None

@@ -110,6 +110,10 @@ def accept(certificate: Certificate, domain: Domain) -> StepResult:
         return _accept_symbolic(c, domain)
     if isinstance(c, BoxCertificate):
         return _accept_box(c, domain)
+    if isinstance(c, CountingCertificate):          # issue #20, section at the end
+        return _accept_counting(c, domain)
+    if isinstance(c, InductionCertificate):
+        return _accept_induction(c, domain)
     return _refused(f"no acceptance rule for {type(c).__name__}", c.stage)
 
 
@@ -306,7 +310,7 @@ def confirm(fact: Fact, domain: Domain) -> str:
     dom = fact.domain or domain
     dom = dom.restricted_to(fact.expression.free_symbols) if fact.expression.free_symbols \
         else Domain(())
-    for method in (_by_exact_points, _by_z3, _by_balls):
+    for method in (_by_exact_points, _by_z3, _by_balls, _by_choose_pos):  # last: issue #20
         try:
             how = method(fact, dom)
         except Exception:  # noqa: BLE001 - a method that cannot run does not confirm
@@ -453,3 +457,276 @@ def _by_balls(fact: Fact, dom: Domain) -> str:
             mid = (lo + hi) / 2
             todo += [box[:i] + ((lo, mid),) + box[i + 1:], box[:i] + ((mid, hi),) + box[i + 1:]]
     return f"Arb balls over {boxes} sub-boxes"
+
+
+# ================================================================== issue #20: counting, induction
+#
+# The acceptance of CountingCertificate and InductionCertificate.  What is trusted here beyond
+# the rest of the kernel: the lemma checkers of symdp.core.counting (each a pattern and a
+# cardinality formula), the exact enumeration of the atoms (symdp.core.enumerable), and z3 on
+# the real relaxation of the integer parameters (unsatisfiable over the reals implies
+# unsatisfiable over the integers).
+
+from .certificates import CountingCertificate, InductionCertificate, ResidualNode  # noqa: E402
+
+#: the atom lemmas: name -> (relation the fact may state, how the premise must read)
+_ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "one_lt_pow",
+                "pow_lt_pow_left", "Nat.choose_pos")
+
+
+def _real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
+    """z3 proves ``expr REL 0`` from the domain's sets and conditions (reals relaxation)."""
+    import z3
+
+    conds = list(domain.conditions) + list(conditions)
+    symbols = set(expr.free_symbols).union(*[c.free_symbols for c in conds]) if conds \
+        else set(expr.free_symbols)
+    sets = domain.sets
+    names = {s: z3.Real(f"{s.name}_{id(s)}") for s in symbols}
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    try:
+        for s, v in names.items():
+            if s in sets:
+                solver.add(_z3_membership(v, sets[s], z3))
+        for c in conds:
+            solver.add(_z3_relation(c, names, z3))
+        e = _z3_term(sp.expand(expr) if not expr.is_Atom else expr, names, z3)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    negated = {"=": e != 0, "<=": e > 0, "<": e >= 0, ">=": e < 0, ">": e <= 0,
+               "!=": e == 0}[relation]
+    solver.add(negated)
+    return solver.check() == z3.unsat
+
+
+_RELATION_OF = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.GreaterThan: ">=",
+                sp.StrictGreaterThan: ">", sp.Eq: "=", sp.Ne: "!="}
+
+
+def _as_margin(relational):
+    """``(lhs - rhs, relation)`` of a Relational (an And is refused)."""
+    return relational.lhs - relational.rhs, _RELATION_OF[type(relational)]
+
+
+def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions) -> bool:
+    """The fact on atoms is what ``lemma`` concludes from ``premise``, and the premise holds."""
+    if lemma not in _ATOM_LEMMAS:
+        return False
+    premises = premise.args if isinstance(premise, sp.And) else (premise,)
+    for p in premises:
+        margin, rel = _as_margin(p)
+        if not _real_z3_entails(domain, conditions, margin, rel):
+            return False
+    rel = _RELATION_OF[type(fact)]
+    a, b = fact.lhs, fact.rhs
+    value = atoms.get(a)
+    if value is None:
+        return False
+    if lemma == "Nat.choose_pos":
+        return isinstance(value, sp.binomial) and rel == ">" and b == 0 and \
+            set(premises) == {sp.Ge(value.args[1], 0), sp.Ge(value.args[0] - value.args[1], 0)}
+    if not (isinstance(value, sp.Pow) and not value.exp.is_number):
+        return False
+    base, exp = value.base, value.exp
+    if lemma == "pow_pos":
+        return rel == ">" and b == 0 and premise == sp.Gt(base, 0)
+    if not _real_z3_entails(domain, conditions, exp, ">"):
+        return False
+    if not _real_z3_entails(domain, conditions, base, ">"):
+        return False
+    wanted = {"pow_le_one": ("<=", sp.Le(base, 1)), "one_le_pow_of_one_le": (">=", sp.Ge(base, 1)),
+              "pow_lt_one": ("<", sp.Lt(base, 1)), "one_lt_pow": (">", sp.Gt(base, 1))}
+    if lemma in wanted:
+        return b == 1 and (rel, premise) == wanted[lemma]
+    # pow_lt_pow_left: 0 < x < y and e > 0 give x^e < y^e
+    other = atoms.get(b)
+    if not (isinstance(other, sp.Pow) and other.exp == exp):
+        return False
+    return (rel, premise) in (("<", sp.Lt(base, other.base)), (">", sp.Gt(base, other.base)))
+
+
+def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, conditions=()) -> str:
+    """"" when ``node`` proves ``lhs REL rhs`` under ``conditions`` on ``domain``, else why not.
+
+    Recomputed here: the goal of every node, the cases of every split (from the extremum
+    itself), the back-substitution of the atoms, every atom fact's lemma and premise, and
+    the final identity or z3 query."""
+    if node is None:
+        return "no residual proof"
+    if (node.lhs, node.relation, node.rhs) != (lhs, relation, rhs) or \
+            tuple(node.conditions) != tuple(conditions):
+        return f"a node proves {node.lhs} {node.relation} {node.rhs}, not {lhs} {relation} {rhs}"
+    if node.method in ("split", "decided"):
+        ext = node.extremum
+        if ext is None or not (lhs.has(ext) or rhs.has(ext)):
+            return "the extremum is not in the goal"
+        cases = extremum_cases(ext)
+        if node.method == "split":
+            if len(node.children) != len(cases):
+                return "a split misses a case"
+            for (value, selecting), child in zip(cases, node.children):
+                why = residual_error(child, domain, lhs.xreplace({ext: value}), relation,
+                                     rhs.xreplace({ext: value}), tuple(conditions) + tuple(selecting))
+                if why:
+                    return why
+            return ""
+        for value, selecting in cases:
+            if len(node.children) != len(selecting) + 1:
+                continue
+            ok = all(not residual_error(proof, domain, c.lhs, _RELATION_OF[type(c)], c.rhs,
+                                        conditions) for c, proof in zip(selecting, node.children))
+            if ok:
+                return residual_error(node.children[-1], domain, lhs.xreplace({ext: value}),
+                                      relation, rhs.xreplace({ext: value}), conditions)
+        return "no case of the extremum is proved to hold"
+    atoms = dict(node.atoms)
+    if atoms or node.reduced != lhs - rhs:
+        back = node.reduced.xreplace(atoms)
+        if not _simplifies_to(lhs - rhs, back):
+            return "the atoms do not reproduce lhs - rhs"
+        undefined = defined_on((back,), Domain(domain.hypotheses, domain.constraints,
+                                               tuple(domain.side_conditions) + tuple(conditions)))
+        if undefined:
+            return f"the rewritten difference may be undefined: {undefined}"
+    if node.method == "identity":
+        if relation not in ("=", "<=", ">="):
+            return "an identity does not prove a strict relation"
+        return "" if sp.cancel(sp.together(node.reduced)) == 0 else "the difference is not 0"
+    if node.method == "z3":
+        facts = []
+        for fact, lemma, premise in node.atom_facts:
+            if not _atom_fact_ok(fact, lemma, premise, atoms, domain, conditions):
+                return f"the atom fact {fact} does not follow by {lemma} from {premise}"
+            facts.append(fact)
+        atom_domain = Domain(domain.hypotheses + tuple((a, sp.Interval.open(0, sp.oo))
+                                                       for a in atoms), domain.constraints,
+                             domain.side_conditions)
+        if _real_z3_entails(atom_domain, tuple(conditions) + tuple(facts), node.reduced, relation):
+            return ""
+        return "z3 does not confirm the reduced relation"
+    return f"unknown method {node.method!r}"
+
+
+def _accept_counting(c: CountingCertificate, domain: Domain) -> StepResult:
+    from ..core import counting as ct
+
+    replace = {}
+    for atom, derived in c.atoms:
+        why = ct.check_derived(derived)
+        if why:
+            return _refused(f"the counting derivation of {atom} fails: {why}", c.stage)
+        replace[atom] = derived.value
+    if not c.checks:
+        return _refused("no small case to check the lemma derivation against enumeration",
+                        c.stage)
+    for point in c.checks:
+        p = dict(point)
+        for atom, derived in c.atoms:
+            a = atom.xreplace(p)
+            if not getattr(a, "is_enumerable", False):
+                return _refused(f"{a} is not enumerable at {p}", c.stage)
+            enumerated, closed = a.enumerate(), sp.nsimplify(derived.value.xreplace(p).doit())
+            if sp.simplify(enumerated - closed) != 0:
+                return _refused(f"the lemma derivation disagrees with enumeration at {p}: "
+                                f"{atom} enumerates to {enumerated}, its closed form gives "
+                                f"{closed}", c.stage)
+    lhs, rhs = c.lhs.xreplace(replace), c.rhs.xreplace(replace)
+    from ..core.enumerable import Enumerated
+
+    if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
+        return _refused("an enumerated atom has no derivation", c.stage)
+    why = residual_error(c.residual, domain, lhs, c.relation, rhs)
+    if why:
+        return _refused(f"the algebra after the counts: {why}", c.stage)
+    lemmas = sorted({a.lemma for _, d in c.atoms for a in ct.applications_of(d)})
+    return _held(Verdict.PROVED, f"counting lemmas ({', '.join(lemmas)}) give the closed forms "
+                 f"of {len(c.atoms)} enumerated quantit{'y' if len(c.atoms) == 1 else 'ies'}, "
+                 f"agreeing with enumeration at {len(c.checks)} small cases; the algebra: "
+                 f"{describe(c.residual)}", c.stage, c)
+
+
+def _accept_induction(c: InductionCertificate, domain: Domain) -> StepResult:
+    v, start, h = c.variable, sp.sympify(c.start), c.hypothesis
+    sets = domain.sets
+    if v not in sets or not sets[v].is_subset(sp.S.Integers) or sets[v].inf != start or \
+            sets[v].sup is not sp.oo:
+        return _refused(f"induction on {v} needs its set to be the integers >= {start}", c.stage)
+    if h is None or h in c.lhs.free_symbols | c.rhs.free_symbols or h in sets:
+        return _refused("the hypothesis symbol must be fresh", c.stage)
+    # the domain of the other parameters (conditions that involve v are refused: they would
+    # need their own argument at v = start and v + 1)
+    if any(v in cond.free_symbols for cond in domain.conditions):
+        return _refused(f"a constraint involves {v}; induction here needs none", c.stage)
+    others = Domain(tuple((s, d) for s, d in domain.hypotheses if s != v), domain.constraints,
+                    domain.side_conditions)
+    why = residual_error(c.base, others, c.lhs.xreplace({v: start}), c.relation,
+                         c.rhs.xreplace({v: start}))
+    if why:
+        return _refused(f"base case {v} = {start}: {why}", c.stage)
+    # the peeled form must be lhs(v + 1) once the hypothesis symbol is lhs(v)
+    if not _simplifies_to(c.lhs.xreplace({v: v + 1}).doit(), c.peeled.xreplace({h: c.lhs}).doit()):
+        return _refused("the peeled form is not lhs at v + 1", c.stage)
+    step_domain = Domain(domain.hypotheses, domain.constraints, domain.side_conditions)
+    hypothesis = {"=": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[c.relation](
+        h, c.rhs, evaluate=False)
+    why = residual_error(c.step, step_domain, c.peeled, c.relation, c.rhs.xreplace({v: v + 1}),
+                         (hypothesis,))
+    if why:
+        return _refused(f"inductive step: {why}", c.stage)
+    return _held(Verdict.PROVED, f"by induction on {v} from {start}: base case "
+                 f"({_describe_node(c.base)}), step P({v}) => P({v} + 1) "
+                 f"({_describe_node(c.step)})", c.stage, c)
+
+
+def _describe_node(node) -> str:
+    return describe(node)
+
+
+def extremum_cases(extremum):
+    """Each case of a Max/Min/Abs: (its value, the conditions that select it)."""
+    if isinstance(extremum, sp.Abs):
+        x = extremum.args[0]
+        return [(x, (sp.Ge(x, 0),)), (-x, (sp.Le(x, 0),))]
+    args = list(extremum.args)
+    better = sp.Ge if isinstance(extremum, sp.Max) else sp.Le
+    return [(a, tuple(better(a, b) for b in args if b is not a)) for a in args]
+
+
+def describe(node) -> str:
+    """The methods and lemmas of a residual proof, in words."""
+    methods, lemmas = set(), set()
+
+    def walk(x):
+        methods.add(x.method)
+        lemmas.update(lemma for _, lemma, _ in x.atom_facts)
+        for child in x.children:
+            walk(child)
+    walk(node)
+    text = {"identity": "exact rational identity", "z3": "z3 (unsat)",
+            "split": "case split on Max/Min", "decided": "extremum decided"}
+    out = ", ".join(text[m] for m in sorted(methods))
+    if lemmas:
+        out += "; atom lemmas " + ", ".join(sorted(lemmas))
+    return out
+
+
+def _by_choose_pos(fact: Fact, dom: Domain) -> str:
+    """A product of powers of binomials C(m, K) is positive when each has 0 <= K <= m
+    (Mathlib ``Nat.choose_pos``), the bounds confirmed by z3."""
+    if fact.property not in ("positive", "nonnegative", "nonzero"):
+        return ""
+    factors = sp.Mul.make_args(fact.expression)
+    for f in factors:
+        base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer else f
+        if base.is_Rational and base > 0:
+            continue
+        if not isinstance(base, sp.binomial):
+            return ""
+        m, K = base.args
+        if any(s not in dom.sets or not dom.sets[s].is_subset(sp.S.Integers)
+               for s in m.free_symbols | K.free_symbols) or not (m.is_integer and K.is_integer):
+            return ""
+        if not (_real_z3_entails(dom, (), K, ">=") and _real_z3_entails(dom, (), m - K, ">=")):
+            return ""
+    return "Nat.choose_pos (0 <= K <= m by z3)"
