@@ -360,7 +360,9 @@ def _by_z3(fact: Fact, dom: Domain) -> str:
     for s in fact.expression.free_symbols | set().union(*[c.free_symbols for c in dom.conditions]):
         if s not in sets:
             return ""
-        names[s] = z3.Int(s.name) if sets[s].is_subset(sp.S.Integers) else z3.Real(s.name)
+        # an integer parameter is an Int seen as a Real: / is then division, not floor division
+        names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
+            else z3.Real(s.name)
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     for s, v in names.items():
@@ -368,10 +370,11 @@ def _by_z3(fact: Fact, dom: Domain) -> str:
     for cond in dom.conditions:
         solver.add(_z3_relation(cond, names, z3))
     e = _z3_term(sp.expand_func(fact.expression), names, z3)
-    negated = {"positive": e <= 0, "nonnegative": e < 0, "negative": e >= 0,
-               "nonpositive": e > 0, "nonzero": e == 0, "zero": e != 0,
-               "integer": e != z3.ToReal(z3.ToInt(e))}[fact.property]
-    solver.add(negated)
+    negated = {"positive": lambda: e <= 0, "nonnegative": lambda: e < 0,
+               "negative": lambda: e >= 0, "nonpositive": lambda: e > 0,
+               "nonzero": lambda: e == 0, "zero": lambda: e != 0,
+               "integer": lambda: e != z3.ToReal(z3.ToInt(e))}[fact.property]
+    solver.add(negated())
     return "z3 (no counterexample: unsat)" if solver.check() == z3.unsat else ""
 
 
@@ -525,25 +528,25 @@ def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions)
         return False
     if lemma == "Nat.choose_pos":
         return isinstance(value, sp.binomial) and rel == ">" and b == 0 and \
-            set(premises) == {sp.Ge(value.args[1], 0), sp.Ge(value.args[0] - value.args[1], 0)}
+            set(premises) == {sp.Ge(value.args[1], 0, evaluate=False), sp.Ge(value.args[0] - value.args[1], 0, evaluate=False)}
     if not (isinstance(value, sp.Pow) and not value.exp.is_number):
         return False
     base, exp = value.base, value.exp
     if lemma == "pow_pos":
-        return rel == ">" and b == 0 and premise == sp.Gt(base, 0)
+        return rel == ">" and b == 0 and premise == sp.Gt(base, 0, evaluate=False)
     if not _real_z3_entails(domain, conditions, exp, ">"):
         return False
     if not _real_z3_entails(domain, conditions, base, ">"):
         return False
-    wanted = {"pow_le_one": ("<=", sp.Le(base, 1)), "one_le_pow_of_one_le": (">=", sp.Ge(base, 1)),
-              "pow_lt_one": ("<", sp.Lt(base, 1)), "one_lt_pow": (">", sp.Gt(base, 1))}
+    wanted = {"pow_le_one": ("<=", sp.Le(base, 1, evaluate=False)), "one_le_pow_of_one_le": (">=", sp.Ge(base, 1, evaluate=False)),
+              "pow_lt_one": ("<", sp.Lt(base, 1, evaluate=False)), "one_lt_pow": (">", sp.Gt(base, 1, evaluate=False))}
     if lemma in wanted:
         return b == 1 and (rel, premise) == wanted[lemma]
     # pow_lt_pow_left: 0 < x < y and e > 0 give x^e < y^e
     other = atoms.get(b)
     if not (isinstance(other, sp.Pow) and other.exp == exp):
         return False
-    return (rel, premise) in (("<", sp.Lt(base, other.base)), (">", sp.Gt(base, other.base)))
+    return (rel, premise) in (("<", sp.Lt(base, other.base, evaluate=False)), (">", sp.Gt(base, other.base, evaluate=False)))
 
 
 def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, conditions=()) -> str:

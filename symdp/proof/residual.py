@@ -235,7 +235,7 @@ class _Atoms:
         self.binomial_atoms[key] = atom
         self.atoms.append((atom, sp.binomial(m, K)))
         self._fact(sp.Gt(atom, 0, evaluate=False), "Nat.choose_pos",
-                   sp.And(sp.Ge(K, 0), sp.Ge(m - K, 0)))
+                   sp.And(sp.Ge(K, 0, evaluate=False), sp.Ge(m - K, 0, evaluate=False)))
         return atom
 
     # powers ----------------------------------------------------------------
@@ -284,13 +284,13 @@ class _Atoms:
         atom = sp.Symbol(f"P_{next(self.counter)}", positive=True)
         self.power_atoms[key] = atom
         self.atoms.append((atom, sp.Pow(base, exp, evaluate=False)))
-        self._fact(sp.Gt(atom, 0, evaluate=False), "pow_pos", sp.Gt(base, 0))
+        self._fact(sp.Gt(atom, 0, evaluate=False), "pow_pos", sp.Gt(base, 0, evaluate=False))
         if self.entails(exp, ">", 0):
             for rel, lemma, premise in (
-                    (sp.Le(atom, 1, evaluate=False), "pow_le_one", sp.Le(base, 1)),
-                    (sp.Ge(atom, 1, evaluate=False), "one_le_pow_of_one_le", sp.Ge(base, 1)),
-                    (sp.Lt(atom, 1, evaluate=False), "pow_lt_one", sp.Lt(base, 1)),
-                    (sp.Gt(atom, 1, evaluate=False), "one_lt_pow", sp.Gt(base, 1))):
+                    (sp.Le(atom, 1, evaluate=False), "pow_le_one", sp.Le(base, 1, evaluate=False)),
+                    (sp.Ge(atom, 1, evaluate=False), "one_le_pow_of_one_le", sp.Ge(base, 1, evaluate=False)),
+                    (sp.Lt(atom, 1, evaluate=False), "pow_lt_one", sp.Lt(base, 1, evaluate=False)),
+                    (sp.Gt(atom, 1, evaluate=False), "one_lt_pow", sp.Gt(base, 1, evaluate=False))):
                 if self.entails(premise.lhs, _REL[type(premise)], premise.rhs):
                     self._fact(rel, lemma, premise)
             for (other, other_exp), other_atom in self.power_atoms.items():
@@ -298,10 +298,10 @@ class _Atoms:
                     continue
                 if self.entails(base, "<", other):
                     self._fact(sp.Lt(atom, other_atom, evaluate=False), "pow_lt_pow_left",
-                               sp.Lt(base, other))
+                               sp.Lt(base, other, evaluate=False))
                 elif self.entails(base, ">", other):
                     self._fact(sp.Gt(atom, other_atom, evaluate=False), "pow_lt_pow_left",
-                               sp.Gt(base, other))
+                               sp.Gt(base, other, evaluate=False))
         return atom
 
 

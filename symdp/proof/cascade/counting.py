@@ -28,7 +28,7 @@ CHECK_POINTS = 6
 
 def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
     """The smallest admissible points of the derivation's enumeration ranges (at most
-    :data:`CHECK_POINTS`, spread over the ranges' product in order)."""
+    :data:`CHECK_POINTS`, smallest sum of values first)."""
     ranges = derivation.enumeration
     symbols = sorted(symbols, key=lambda s: s.name)
     if any(s not in ranges for s in symbols):
@@ -45,10 +45,9 @@ def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
         except TypeError:
             continue
         admissible.append(tuple(point.items()))
-    if len(admissible) <= CHECK_POINTS:
-        return tuple(admissible)
-    stride = len(admissible) / CHECK_POINTS
-    return tuple(admissible[int(i * stride)] for i in range(CHECK_POINTS))
+    # the smallest cases first (enumeration lists every output): by the sum of the values
+    admissible.sort(key=lambda point: (sum(int(v) for _, v in point), point))
+    return tuple(admissible[:CHECK_POINTS])
 
 
 def _counting(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
