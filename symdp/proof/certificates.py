@@ -202,6 +202,8 @@ class ResidualNode:
     * ``"z3"`` -- the domain, the conditions and ``atom_facts`` (triples ``(relational,
       lemma, premise)``: the lemma turns the premise on the atoms' bases into the fact) imply
       ``reduced REL 0``;
+      ``reduced_conditions`` pairs a condition on powers or binomials (of the node or of the
+      domain) with its form in the atoms, which z3 then uses;
     * ``"split"`` -- ``extremum`` (a Max, Min or Abs in a side) takes each of its arguments'
       values in turn; one child per case, under that case's selecting conditions;
     * ``"decided"`` -- one case of ``extremum`` holds on the whole domain: ``children`` are the
@@ -218,6 +220,7 @@ class ResidualNode:
     atom_facts: tuple = ()
     extremum: sp.Expr | None = None
     children: tuple = ()
+    reduced_conditions: tuple = ()
 
 
 @dataclass(frozen=True)

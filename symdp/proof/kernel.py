@@ -493,7 +493,10 @@ def _real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
             if s in sets:
                 solver.add(_z3_membership(v, sets[s], z3))
         for c in conds:
-            solver.add(_z3_relation(c, names, z3))
+            try:
+                solver.add(_z3_relation(c, names, z3))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                pass     # a condition outside z3's fragment is left out: fewer facts, still sound
         e = _z3_term(sp.expand(expr) if not expr.is_Atom else expr, names, z3)
     except (ValueError, KeyError, TypeError, AttributeError):
         return False
@@ -560,6 +563,25 @@ def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, condi
     if (node.lhs, node.relation, node.rhs) != (lhs, relation, rhs) or \
             tuple(node.conditions) != tuple(conditions):
         return f"a node proves {node.lhs} {node.relation} {node.rhs}, not {lhs} {relation} {rhs}"
+    if node.method == "bound":
+        ext = node.extremum
+        if ext is not lhs and ext != lhs or not isinstance(ext, (sp.Max, sp.Min)):
+            return "a bound node must bound a Max or Min that is the whole lhs"
+        every, some = bound_goals(ext, relation, rhs)
+        children = list(node.children)
+        if every is not None:
+            if len(children) < len(ext.args):
+                return "a bound misses an argument"
+            for x, child in zip(ext.args, children):
+                why = residual_error(child, domain, x, every, rhs, conditions)
+                if why:
+                    return why
+            children = children[len(ext.args):]
+        if some is not None:
+            if len(children) != 1 or children[0].lhs not in ext.args:
+                return "a bound needs one argument attaining it"
+            return residual_error(children[0], domain, children[0].lhs, some, rhs, conditions)
+        return "" if not children else "a bound has extra children"
     if node.method in ("split", "decided"):
         ext = node.extremum
         if ext is None or not (lhs.has(ext) or rhs.has(ext)):
@@ -602,6 +624,13 @@ def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, condi
             if not _atom_fact_ok(fact, lemma, premise, atoms, domain, conditions):
                 return f"the atom fact {fact} does not follow by {lemma} from {premise}"
             facts.append(fact)
+        known = tuple(domain.conditions) + tuple(conditions)
+        for original, rewritten in node.reduced_conditions:
+            if original not in known or type(original) is not type(rewritten) or \
+                    not _simplifies_to(original.lhs - original.rhs,
+                                       (rewritten.lhs - rewritten.rhs).xreplace(atoms)):
+                return f"the condition {original} is not {rewritten} in the atoms"
+            facts.append(rewritten)
         atom_domain = Domain(domain.hypotheses + tuple((a, sp.Interval.open(0, sp.oo))
                                                        for a in atoms), domain.constraints,
                              domain.side_conditions)
@@ -686,6 +715,19 @@ def _describe_node(node) -> str:
     return describe(node)
 
 
+def bound_goals(extremum, relation, rhs):
+    """For ``extremum REL rhs`` with the extremum a Max or Min of ``x_1..x_m``: the goals
+    ``x_i REL' rhs`` that must all hold, and the relation of which one ``x_j`` must satisfy
+    (None: no such goal) -- ``max_le_iff``, ``le_max_iff``, ``max_eq_iff`` and their Min
+    mirrors."""
+    upper = isinstance(extremum, sp.Max)
+    if relation == "=":
+        return ("<=" if upper else ">="), "="
+    if (relation in ("<=", "<")) == upper:
+        return relation, None
+    return None, relation
+
+
 def extremum_cases(extremum):
     """Each case of a Max/Min/Abs: (its value, the conditions that select it)."""
     if isinstance(extremum, sp.Abs):
@@ -707,6 +749,7 @@ def describe(node) -> str:
             walk(child)
     walk(node)
     text = {"identity": "exact rational identity", "z3": "z3 (unsat)",
+            "bound": "max/min bounded argument by argument (max_le_iff, max_eq_iff)",
             "split": "case split on Max/Min", "decided": "extremum decided"}
     out = ", ".join(text[m] for m in sorted(methods))
     if lemmas:

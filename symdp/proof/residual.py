@@ -39,7 +39,7 @@ import itertools
 import sympy as sp
 
 from .certificates import ResidualNode
-from .kernel import describe, extremum_cases  # noqa: F401 - the kernel's own case list
+from .kernel import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
 
 Z3_MILLISECONDS = 3000
 MAX_CASES = 64
@@ -241,6 +241,10 @@ class _Atoms:
     # powers ----------------------------------------------------------------
     def powers(self, expr, grouped: bool):
         expr = sp.expand_power_exp(expr)
+        if grouped:
+            # x^e y^e = (x y)^e (mul_pow): one atom per exponent and term; the bases are
+            # proved positive below, and the kernel re-checks the rewriting
+            expr = sp.powsimp(sp.expand(expr), combine="base", force=True)
         pows = [p for p in expr.atoms(sp.Pow) if not p.exp.is_number]
         mapping = {}
         for p in pows:
@@ -332,11 +336,36 @@ def prove_residual(lhs, relation, rhs, facts, hypotheses, conditions=(), _depth=
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     all_facts = list(facts) + list(conditions)
     integers = frozenset(_integer_symbols(hypotheses))
+    if isinstance(lhs, (sp.Max, sp.Min)):
+        node = _bound(lhs, relation, rhs, facts, hypotheses, tuple(conditions), _depth)
+        if node is not None:
+            return node
     extremum = _innermost_extremum(lhs) or _innermost_extremum(rhs)
     if extremum is not None:
         return _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, tuple(conditions),
                           _depth)
     return _prove_plain(lhs, relation, rhs, all_facts, integers, tuple(conditions))
+
+
+def _bound(lhs, relation, rhs, facts, hypotheses, conditions, depth):
+    every, some = bound_goals(lhs, relation, rhs)
+    children = []
+    if every is not None:
+        for x in lhs.args:
+            proof = prove_residual(x, every, rhs, facts, hypotheses, conditions, depth + 1)
+            if proof is None:
+                return None
+            children.append(proof)
+    if some is not None:
+        for x in lhs.args:
+            proof = prove_residual(x, some, rhs, facts, hypotheses, conditions, depth + 1)
+            if proof is not None:
+                children.append(proof)
+                break
+        else:
+            return None
+    return ResidualNode(lhs, relation, rhs, conditions, "bound", extremum=lhs,
+                        children=tuple(children))
 
 
 def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, depth):
@@ -372,27 +401,54 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
                         children=tuple(children))
 
 
+def _has_atoms(expr) -> bool:
+    return bool(expr.has(sp.binomial) or any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
+
+
+def _clean(reduced) -> bool:
+    return not (any(not p.exp.is_number for p in reduced.atoms(sp.Pow)) or
+                reduced.has(sp.binomial, sp.Sum, sp.Product) or reduced.atoms(sp.Function))
+
+
 def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
     diff = sp.sympify(lhs - rhs)
     if diff == 0 and relation in ("=", "<=", ">="):
         return ResidualNode(lhs, relation, rhs, conditions, "identity", sp.S.Zero)
     for grouped in (False, True):
-        atoms = _Atoms(facts, integers)
+        atoms = _Atoms([f for f in facts if not _has_atoms(f.lhs - f.rhs)]
+                       if all(_fact_rel(f) for f in facts) else [], integers)
         try:
             reduced = atoms.powers(atoms.binomials(diff), grouped)
         except Exception:  # noqa: BLE001 - an expression the atoms cannot represent: undecided
             continue
-        if any(not p.exp.is_number for p in reduced.atoms(sp.Pow)):
-            continue
-        if reduced.has(sp.binomial, sp.Sum, sp.Product) or reduced.atoms(sp.Function):
+        if not _clean(reduced):
             continue
         if relation in ("=", "<=", ">=") and sp.cancel(sp.together(reduced)) == 0:
             return ResidualNode(lhs, relation, rhs, conditions, "identity", reduced,
                                 tuple(atoms.atoms), tuple(atoms.atom_facts))
+        # facts on powers and binomials (case conditions) are rewritten through the same atoms
+        plain, rewritten = [], []
+        for f in facts:
+            parts = _fact_rel(f)
+            if parts is None:
+                continue
+            a, rel, b = parts
+            if not _has_atoms(a - b):
+                plain.append(f)
+                continue
+            try:
+                m = atoms.powers(atoms.binomials(sp.sympify(a - b)), grouped)
+            except Exception:  # noqa: BLE001 - a fact left out only weakens the query
+                continue
+            if _clean(m):
+                rewritten.append((f, _RELATIONAL[rel](m, 0, evaluate=False)))
         atom_relations = [f for f, _, _ in atoms.atom_facts]
-        if z3_entails(facts + atom_relations, reduced, relation, 0, integers):
+        if z3_entails(plain + [r for _, r in rewritten] + atom_relations, reduced, relation, 0,
+                      integers):
             return ResidualNode(lhs, relation, rhs, conditions, "z3", reduced,
-                                tuple(atoms.atoms), tuple(atoms.atom_facts))
+                                tuple(atoms.atoms), tuple(atoms.atom_facts),
+                                reduced_conditions=tuple(rewritten))
     return None
 
 
+_RELATIONAL = {"=": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt, "!=": sp.Ne}
