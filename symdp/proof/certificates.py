@@ -202,6 +202,8 @@ class ResidualNode:
     * ``"z3"`` -- the domain, the conditions and ``atom_facts`` (triples ``(relational,
       lemma, premise)``: the lemma turns the premise on the atoms' bases into the fact) imply
       ``reduced REL 0``;
+      ``rewrites`` pairs each binomial and factorial with its value in the ``C_``/``F_`` atoms
+      (Pascal's absorption rules), each re-checked on its own;
       ``reduced_conditions`` pairs a condition on powers or binomials (of the node or of the
       domain) with its form in the atoms, which z3 then uses;
     * ``"split"`` -- ``extremum`` (a Max, Min or Abs in a side) takes each of its arguments'
@@ -221,6 +223,7 @@ class ResidualNode:
     extremum: sp.Expr | None = None
     children: tuple = ()
     reduced_conditions: tuple = ()
+    rewrites: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -474,7 +474,7 @@ from .certificates import CountingCertificate, InductionCertificate, ResidualNod
 
 #: the atom lemmas: name -> (relation the fact may state, how the premise must read)
 _ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "one_lt_pow",
-                "pow_lt_pow_left", "Nat.choose_pos")
+                "pow_lt_pow_left", "Nat.choose_pos", "Nat.factorial_pos")
 
 
 def _real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
@@ -529,6 +529,9 @@ def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions)
     value = atoms.get(a)
     if value is None:
         return False
+    if lemma == "Nat.factorial_pos":
+        return isinstance(value, sp.factorial) and rel == ">" and b == 0 and \
+            premise == sp.Ge(value.args[0], 0, evaluate=False) and value.args[0].is_integer
     if lemma == "Nat.choose_pos":
         return isinstance(value, sp.binomial) and rel == ">" and b == 0 and \
             set(premises) == {sp.Ge(value.args[1], 0, evaluate=False), sp.Ge(value.args[0] - value.args[1], 0, evaluate=False)}
@@ -606,12 +609,27 @@ def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, condi
                                       relation, rhs.xreplace({ext: value}), conditions)
         return "no case of the extremum is proved to hold"
     atoms = dict(node.atoms)
+    atom_domain = Domain(domain.hypotheses + tuple((a, sp.Interval.open(0, sp.oo)) for a in atoms),
+                         domain.constraints, tuple(domain.side_conditions) + tuple(conditions))
+    counting_atoms = {a: v for a, v in atoms.items() if isinstance(v, (sp.binomial, sp.factorial))}
+    power_atoms = {a: v for a, v in atoms.items() if a not in counting_atoms}
+    rewrites = dict(node.rewrites)
+    for original, value in rewrites.items():     # each rewrite on its own (Pascal's rules)
+        if not isinstance(original, (sp.binomial, sp.factorial)) or \
+                not _simplifies_to(original, value.xreplace(counting_atoms)):
+            return f"the rewrite {original} -> {value} does not hold"
+        undefined = defined_on((value,), atom_domain)
+        if undefined:
+            return f"the rewrite of {original} may be undefined: {undefined}"
+
+    def in_atoms(expr):    # binomials and factorials rewritten; powers left as they are
+        return expr.xreplace(rewrites)
+
     if atoms or node.reduced != lhs - rhs:
-        back = node.reduced.xreplace(atoms)
-        if not _simplifies_to(lhs - rhs, back):
+        if not _equal_over_positive_bases(in_atoms(lhs - rhs), _substituted(node.reduced,
+                                                                            power_atoms), atom_domain):
             return "the atoms do not reproduce lhs - rhs"
-        undefined = defined_on((back,), Domain(domain.hypotheses, domain.constraints,
-                                               tuple(domain.side_conditions) + tuple(conditions)))
+        undefined = defined_on((_substituted(node.reduced, power_atoms),), atom_domain)
         if undefined:
             return f"the rewritten difference may be undefined: {undefined}"
     if node.method == "identity":
@@ -620,24 +638,46 @@ def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, condi
         return "" if sp.cancel(sp.together(node.reduced)) == 0 else "the difference is not 0"
     if node.method == "z3":
         facts = []
-        for fact, lemma, premise in node.atom_facts:
-            if not _atom_fact_ok(fact, lemma, premise, atoms, domain, conditions):
+        for fact, lemma, premise in node.atom_facts:   # a premise may use the facts before it
+            if not _atom_fact_ok(fact, lemma, premise, atoms, domain,
+                                 tuple(conditions) + tuple(facts)):
                 return f"the atom fact {fact} does not follow by {lemma} from {premise}"
             facts.append(fact)
         known = tuple(domain.conditions) + tuple(conditions)
         for original, rewritten in node.reduced_conditions:
             if original not in known or type(original) is not type(rewritten) or \
-                    not _simplifies_to(original.lhs - original.rhs,
-                                       (rewritten.lhs - rewritten.rhs).xreplace(atoms)):
+                    not _equal_over_positive_bases(
+                        in_atoms(original.lhs - original.rhs),
+                        _substituted(rewritten.lhs - rewritten.rhs, power_atoms), atom_domain):
                 return f"the condition {original} is not {rewritten} in the atoms"
             facts.append(rewritten)
-        atom_domain = Domain(domain.hypotheses + tuple((a, sp.Interval.open(0, sp.oo))
-                                                       for a in atoms), domain.constraints,
-                             domain.side_conditions)
+        atom_domain = Domain(atom_domain.hypotheses, domain.constraints, domain.side_conditions)
         if _real_z3_entails(atom_domain, tuple(conditions) + tuple(facts), node.reduced, relation):
             return ""
         return "z3 does not confirm the reduced relation"
     return f"unknown method {node.method!r}"
+
+
+def _equal_over_positive_bases(a, b, domain: Domain) -> bool:
+    """``a = b`` where every base under a symbolic exponent is confirmed positive on the
+    domain, so that (xy)^e = x^e y^e and x^(e + f) = x^e x^f hold (``mul_pow``, ``div_pow``,
+    ``pow_add``): both sides are expanded that way, then compared by the trusted equality."""
+    if _simplifies_to(a, b):
+        return True
+    bases = {p.base for e in (a, b) for p in sp.sympify(e).atoms(sp.Pow) if not p.exp.is_number}
+    for base in bases:
+        if not confirm(Fact(base, "positive", "base of a symbolic power"), domain):
+            return False
+
+    def split(e):
+        return sp.expand_power_base(sp.expand_power_exp(sp.sympify(e)), force=True)
+    return _simplifies_to(split(a), split(b))
+
+
+def _substituted(expr, atoms: dict):
+    for _ in range(4):
+        expr = expr.xreplace(atoms)
+    return expr
 
 
 def _accept_counting(c: CountingCertificate, domain: Domain) -> StepResult:
@@ -758,21 +798,29 @@ def describe(node) -> str:
 
 
 def _by_choose_pos(fact: Fact, dom: Domain) -> str:
-    """A product of powers of binomials C(m, K) is positive when each has 0 <= K <= m
-    (Mathlib ``Nat.choose_pos``), the bounds confirmed by z3."""
+    """Products and powers of binomials C(m, K) with 0 <= K <= m (Mathlib ``Nat.choose_pos``)
+    and factorials x! with x >= 0 (``Nat.factorial_pos``) are positive; the bounds are
+    confirmed by z3, every parameter in them integer."""
     if fact.property not in ("positive", "nonnegative", "nonzero"):
         return ""
-    factors = sp.Mul.make_args(fact.expression)
-    for f in factors:
-        base = f.base if isinstance(f, sp.Pow) and f.exp.is_Integer else f
-        if base.is_Rational and base > 0:
-            continue
-        if not isinstance(base, sp.binomial):
-            return ""
-        m, K = base.args
-        if any(s not in dom.sets or not dom.sets[s].is_subset(sp.S.Integers)
-               for s in m.free_symbols | K.free_symbols) or not (m.is_integer and K.is_integer):
-            return ""
-        if not (_real_z3_entails(dom, (), K, ">=") and _real_z3_entails(dom, (), m - K, ">=")):
-            return ""
-    return "Nat.choose_pos (0 <= K <= m by z3)"
+
+    def integer(e):
+        return e.is_integer and all(s in dom.sets and dom.sets[s].is_subset(sp.S.Integers)
+                                    for s in e.free_symbols)
+
+    def positive(e):
+        if e.is_Rational:
+            return e > 0
+        if isinstance(e, sp.Mul):
+            return all(positive(f) for f in e.args)
+        if isinstance(e, sp.Pow):
+            return e.exp.is_real and positive(e.base)
+        if isinstance(e, sp.binomial):
+            m, K = e.args
+            return integer(m) and integer(K) and _real_z3_entails(dom, (), K, ">=") and \
+                _real_z3_entails(dom, (), m - K, ">=")
+        if isinstance(e, sp.factorial):
+            return integer(e.args[0]) and _real_z3_entails(dom, (), e.args[0], ">=")
+        return False
+
+    return "Nat.choose_pos, Nat.factorial_pos (bounds by z3)" if positive(fact.expression) else ""

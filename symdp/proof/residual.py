@@ -172,10 +172,14 @@ class _Atoms:
     atoms, lemma, premise on the bases), each premise proved by z3 from the facts."""
 
     def __init__(self, facts, integers):
+        self.base_facts = list(facts)
         self.facts = list(facts)
         self.integers = integers
         self.atoms = []
         self.atom_facts = []
+        self.rewrites = []         # (binomial or factorial, its value in the C_ and F_ atoms)
+        self.factorial_map = {}
+        self.binomial_map = None   # fixed by the first call: every family at once
         self.power_atoms = {}      # (base, exponent) -> Symbol
         self.binomial_atoms = {}   # (m, K) -> Symbol
         self.counter = itertools.count()
@@ -185,9 +189,48 @@ class _Atoms:
 
     def _fact(self, relational, lemma, premise):
         self.atom_facts.append((relational, lemma, premise))
+        self.facts.append(relational)     # later premises may use it (C^N > 0 from C > 0)
+
+    # factorials ------------------------------------------------------------
+    def factorials(self, expr):
+        mapping = self.factorial_map
+        for f in expr.atoms(sp.factorial):
+            if f in mapping:
+                continue
+            x = f.args[0]
+            if x.is_number or not self.entails(x, ">=", 0):
+                continue
+            atom = sp.Symbol(f"F_{next(self.counter)}", positive=True)
+            self.atoms.append((atom, f))
+            self._fact(sp.Gt(atom, 0, evaluate=False), "Nat.factorial_pos",
+                       sp.Ge(x, 0, evaluate=False))
+            mapping[f] = atom
+            self.rewrites.append((f, atom))
+        return expr.xreplace(mapping)
+
+    @classmethod
+    def like(cls, other):
+        """Fresh power atoms, the same binomial and factorial atoms as ``other``."""
+        new = cls(other.base_facts, other.integers)
+        new.counter = other.counter
+        new.binomial_map, new.factorial_map = other.binomial_map, dict(other.factorial_map)
+        new.binomial_atoms = dict(other.binomial_atoms)
+        keep = set(other.binomial_map.values()) | set(other.factorial_map.values())
+        used = set().union(*[sp.sympify(v).free_symbols for v in keep]) if keep else set()
+        new.atoms = [(a, v) for a, v in other.atoms if a in used]
+        new.atom_facts = [f for f in other.atom_facts if f[0].free_symbols <= used]
+        new.rewrites = list(other.rewrites)
+        new.facts = list(other.base_facts) + [f for f, _, _ in new.atom_facts]
+        return new
+
+    def reduce(self, expr, grouped):
+        return self.powers(self.binomials(self.factorials(sp.sympify(expr))), grouped)
 
     # binomials -------------------------------------------------------------
     def binomials(self, expr):
+        if self.binomial_map is not None:
+            return expr.xreplace(self.binomial_map)
+        self.binomial_map = {}
         binoms = [b for b in expr.atoms(sp.binomial)]
         if not binoms:
             return expr
@@ -223,6 +266,8 @@ class _Atoms:
                     value = value * m_ / (m_ - Kf)
                 if ok:
                     mapping[b] = value
+                    self.rewrites.append((b, value))
+        self.binomial_map = mapping
         return expr.xreplace(mapping)
 
     def _binomial_atom(self, m, K):
@@ -268,17 +313,26 @@ class _Atoms:
             atom = self._atom(sp.cancel(base ** coeff), sym)
             return None if atom is None else outer * atom
         num, den = sp.fraction(sp.together(base))
-        value = outer
+        constant = sp.Integer(1)
+        parts = []
         for part, sign in ((num, 1), (den, -1)):
             c, factors = sp.factor_list(part)
-            if c <= 0:
-                return None
-            if c != 1:
-                value = value * self._atom(sp.Integer(c), sym) ** (coeff * sign)
+            constant *= c ** sign
             for f, mult in factors:
-                if not self.entails(f, ">", 0):
+                if self.entails(f, ">", 0):
+                    parts.append((f, mult * sign))
+                elif self.entails(-f, ">", 0):       # (-f)^m (-1)^m: the sign goes to the constant
+                    parts.append((sp.expand(-f), mult * sign))
+                    constant *= (-1) ** mult
+                else:
                     return None
-                value = value * self._atom(f, sym) ** (mult * coeff * sign)
+        if not constant > 0:
+            return None
+        value = outer
+        if constant != 1:
+            value = value * self._atom(constant, sym) ** coeff
+        for f, power in parts:
+            value = value * self._atom(f, sym) ** (power * coeff)
         return value
 
     def _atom(self, base, exp):
@@ -402,12 +456,13 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
 
 
 def _has_atoms(expr) -> bool:
-    return bool(expr.has(sp.binomial) or any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
+    return bool(expr.has(sp.binomial, sp.factorial) or any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
 
 
 def _clean(reduced) -> bool:
     return not (any(not p.exp.is_number for p in reduced.atoms(sp.Pow)) or
-                reduced.has(sp.binomial, sp.Sum, sp.Product) or reduced.atoms(sp.Function))
+                reduced.has(sp.binomial, sp.factorial, sp.Sum, sp.Product) or
+                reduced.atoms(sp.Function))
 
 
 def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
@@ -418,14 +473,20 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
         atoms = _Atoms([f for f in facts if not _has_atoms(f.lhs - f.rhs)]
                        if all(_fact_rel(f) for f in facts) else [], integers)
         try:
-            reduced = atoms.powers(atoms.binomials(diff), grouped)
+            # one family of binomials (and one atom per factorial) for the goal and the facts
+            margins = [f.lhs - f.rhs for f in facts if _fact_rel(f) is not None]
+            atoms.binomials(atoms.factorials(sp.Tuple(diff, *[m for m in margins
+                                                              if _has_atoms(m)])))
+            atoms = _Atoms.like(atoms)
+            reduced = atoms.reduce(diff, grouped)
         except Exception:  # noqa: BLE001 - an expression the atoms cannot represent: undecided
             continue
         if not _clean(reduced):
             continue
         if relation in ("=", "<=", ">=") and sp.cancel(sp.together(reduced)) == 0:
             return ResidualNode(lhs, relation, rhs, conditions, "identity", reduced,
-                                tuple(atoms.atoms), tuple(atoms.atom_facts))
+                                tuple(atoms.atoms), tuple(atoms.atom_facts),
+                                rewrites=tuple(atoms.rewrites))
         # facts on powers and binomials (case conditions) are rewritten through the same atoms
         plain, rewritten = [], []
         for f in facts:
@@ -437,7 +498,7 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
                 plain.append(f)
                 continue
             try:
-                m = atoms.powers(atoms.binomials(sp.sympify(a - b)), grouped)
+                m = atoms.reduce(a - b, grouped)
             except Exception:  # noqa: BLE001 - a fact left out only weakens the query
                 continue
             if _clean(m):
@@ -447,7 +508,7 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
                       integers):
             return ResidualNode(lhs, relation, rhs, conditions, "z3", reduced,
                                 tuple(atoms.atoms), tuple(atoms.atom_facts),
-                                reduced_conditions=tuple(rewritten))
+                                reduced_conditions=tuple(rewritten), rewrites=tuple(atoms.rewrites))
     return None
 
 
