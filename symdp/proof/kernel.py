@@ -659,19 +659,48 @@ def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, condi
 
 
 def _equal_over_positive_bases(a, b, domain: Domain) -> bool:
-    """``a = b`` where every base under a symbolic exponent is confirmed positive on the
-    domain, so that (xy)^e = x^e y^e and x^(e + f) = x^e x^f hold (``mul_pow``, ``div_pow``,
-    ``pow_add``): both sides are expanded that way, then compared by the trusted equality."""
+    """``a = b`` where every exponent that is not a number is an integer and every base under
+    one is confirmed positive on the domain, so that (xy)^e = x^e y^e and x^(e + f) = x^e x^f
+    hold (``mul_pow``, ``div_pow``, ``pow_add``): both sides are expanded that way, then
+    compared by the trusted equality, or as rational functions of one indeterminate per
+    (base factor, exponent)."""
     if _simplifies_to(a, b):
         return True
-    bases = {p.base for e in (a, b) for p in sp.sympify(e).atoms(sp.Pow) if not p.exp.is_number}
-    for base in bases:
+    powers = [p for e in (a, b) for p in sp.sympify(e).atoms(sp.Pow) if not p.exp.is_number]
+    if any(not p.exp.is_integer for p in powers):
+        return False      # (xy)^e = x^e y^e for every real x, y needs an integer e
+    for base in {p.base for p in powers}:
         if not confirm(Fact(base, "positive", "base of a symbolic power"), domain):
             return False
 
     def split(e):
         return sp.expand_power_base(sp.expand_power_exp(sp.sympify(e)), force=True)
-    return _simplifies_to(split(a), split(b))
+    if _simplifies_to(split(a), split(b)):
+        return True
+    # x^(c e) as X^c, one indeterminate X per (x, e): an identity of rational functions in
+    # the indeterminates holds for every value of them (exact polynomial arithmetic)
+    table = {}
+
+    def indeterminate(base, exp):
+        key = (sp.factor(base), exp)
+        if key not in table:
+            table[key] = sp.Dummy("X")
+        return table[key]
+
+    def flatten(e):
+        e = split(e)
+        mapping = {}
+        for p in e.atoms(sp.Pow):
+            if p.exp.is_number:
+                continue
+            c, sym = p.exp.as_coeff_Mul()
+            if not c.is_Integer:
+                return None
+            mapping[p] = indeterminate(p.base, sym) ** c
+        out = e.xreplace(mapping)
+        return None if any(not p.exp.is_number for p in out.atoms(sp.Pow)) else out
+    fa, fb = flatten(a), flatten(b)
+    return fa is not None and fb is not None and sp.cancel(sp.together(fa - fb)) == 0
 
 
 def _substituted(expr, atoms: dict):
