@@ -761,8 +761,8 @@ def _accept_induction(c: InductionCertificate, domain: Domain) -> StepResult:
         return _refused(f"a constraint involves {v}; induction here needs none", c.stage)
     others = Domain(tuple((s, d) for s, d in domain.hypotheses if s != v), domain.constraints,
                     domain.side_conditions)
-    why = residual_error(c.base, others, c.lhs.xreplace({v: start}), c.relation,
-                         c.rhs.xreplace({v: start}))
+    why = residual_error(c.base, others, c.lhs.xreplace({v: start}).doit(), c.relation,
+                         c.rhs.xreplace({v: start}).doit())
     if why:
         return _refused(f"base case {v} = {start}: {why}", c.stage)
     # the peeled form must be lhs(v + 1) once the hypothesis symbol is lhs(v)
