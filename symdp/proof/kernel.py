@@ -727,7 +727,11 @@ def _accept_counting(c: CountingCertificate, domain: Domain) -> StepResult:
             a = atom.xreplace(p)
             if not getattr(a, "is_enumerable", False):
                 return _refused(f"{a} is not enumerable at {p}", c.stage)
-            enumerated, closed = a.enumerate(), sp.nsimplify(derived.value.xreplace(p).doit())
+            try:
+                enumerated = a.enumerate()
+            except ValueError as exc:     # InvalidParameterError: outside the quantity's domain
+                return _refused(f"{a} cannot be enumerated at {p}: {exc}", c.stage)
+            closed = sp.nsimplify(derived.value.xreplace(p).doit())
             if sp.simplify(enumerated - closed) != 0:
                 return _refused(f"the lemma derivation disagrees with enumeration at {p}: "
                                 f"{atom} enumerates to {enumerated}, its closed form gives "
