@@ -477,8 +477,28 @@ _ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "
                 "pow_lt_pow_left", "Nat.choose_pos", "Nat.factorial_pos")
 
 
+_REAL_Z3: dict = {}
+
+
 def _real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
-    """z3 proves ``expr REL 0`` from the domain's sets and conditions (reals relaxation)."""
+    """z3 proves ``expr REL 0`` from the domain's sets and conditions (reals relaxation);
+    cached (a pure function of its arguments)."""
+    key = (domain, tuple(conditions), expr, relation)
+    try:
+        return _REAL_Z3[key]
+    except (KeyError, TypeError):
+        pass
+    value = _real_z3_entails_uncached(domain, conditions, expr, relation)
+    try:
+        if len(_REAL_Z3) > 20_000:
+            _REAL_Z3.clear()
+        _REAL_Z3[key] = value
+    except TypeError:
+        pass
+    return value
+
+
+def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> bool:
     import z3
 
     conds = list(domain.conditions) + list(conditions)

@@ -122,7 +122,25 @@ def _fact_rel(fact):
     return None
 
 
+_Z3_CACHE: dict = {}
+
+
 def z3_entails(facts, lhs, rel, rhs, integers=frozenset()) -> bool:
+    """Cached :func:`_z3_entails` (the same sub-goals recur across the steps of a file)."""
+    key = (tuple(facts), sp.sympify(lhs), rel, sp.sympify(rhs), frozenset(integers))
+    try:
+        return _Z3_CACHE[key]
+    except KeyError:
+        pass
+    except TypeError:
+        return _z3_entails(facts, lhs, rel, rhs, integers)
+    if len(_Z3_CACHE) > 20_000:
+        _Z3_CACHE.clear()
+    value = _Z3_CACHE[key] = _z3_entails(facts, lhs, rel, rhs, integers)
+    return value
+
+
+def _z3_entails(facts, lhs, rel, rhs, integers=frozenset()) -> bool:
     """True when z3 proves that ``facts`` imply ``lhs REL rhs`` over the reals.
 
     Unknown, sat and untranslatable all give False.  Integer parameters are real in z3
