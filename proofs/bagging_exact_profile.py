@@ -50,10 +50,11 @@ HYP = {n: sp.Range(2, sp.oo), k: sp.Range(1, sp.oo), N: sp.Range(1, sp.oo),
 CITE = ("beyond Liu, Jia, Gong, IJCAI 2021 (Appendix, Thms. 2-3): exact hockey-stick profile; "
         "Dong, Roth, Su 2022 (arXiv 1905.02383v3) Def. 2.1, Def. 4.1")
 
-#: enumeration ranges and the side condition keeping each scheme defined and small
+#: enumeration ranges (with replacement: N k <= 4, a sample) and the side condition keeping each
+#: scheme defined (without replacement: the smaller dataset must have k, or N k, records)
 SCHEMES = {
     Sampling.WITH_REPLACEMENT: (
-        "with_replacement", {n: range(2, 6), k: range(1, 4), N: range(1, 3)}, (sp.Le(N * k, 4),)),
+        "with_replacement", {n: range(2, 6), k: range(1, 3), N: range(1, 3)}, ()),
     Sampling.WITHOUT_REPLACEMENT_JOINT: (
         "joint_subsets", {n: range(2, 7), k: range(1, 4), N: range(1, 3)}, (sp.Le(N * k, n - 1),)),
     Sampling.WITHOUT_REPLACEMENT_INDEPENDENT: (

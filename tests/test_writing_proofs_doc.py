@@ -53,3 +53,21 @@ def test_the_page_is_pointed_to(capsys):
     assert "docs/writing-proofs.md" in (ROOT / "README.md").read_text(encoding="utf-8")
     notebook = (ROOT / "notebooks" / "03_check_your_own_derivation.ipynb").read_text("utf-8")
     assert "docs/writing-proofs.md" in notebook
+
+
+INDUCTION_EXAMPLE = re.findall(r"```python\n(.*?)```", DOC, re.S)[1]
+
+
+def test_the_induction_and_counting_example_passes(tmp_path, capsys):
+    """Issue #20: induction steps and counting lemmas, as the page shows them."""
+    path = tmp_path / "counting.py"
+    path.write_text(INDUCTION_EXAMPLE, encoding="utf-8")
+    rc = main(["check", str(path), "--jobs", "1", "--verbose"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert out.count("by induction on n from 1") >= 2, out
+    assert "counting lemmas (card_congr, card_fun, card_sdiff" in out
+    assert out.count("[reproduced]") == 2
+    mutant = INDUCTION_EXAMPLE.replace("expect=Verdict.REFUTED,", "", 1)
+    path.write_text(mutant, encoding="utf-8")
+    assert main(["check", str(path), "--jobs", "1"]) == 1

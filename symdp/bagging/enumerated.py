@@ -110,6 +110,13 @@ class _BaggingEnumerated(Enumerated):
     def _compute(self) -> sp.Rational:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def counting_derivation(self):
+        """The symbolic value derived through the counting lemmas (a
+        :class:`symdp.core.counting.Derived`), or None (:mod:`symdp.bagging.lemmas`)."""
+        from .lemmas import derive
+
+        return derive(self)
+
     def ints(self) -> dict:
         """The parameters as Python ints (only when enumerable), validated."""
         if not self.is_enumerable:

@@ -48,6 +48,7 @@ from .cascade.common import (DEFAULT_DPS, DEFAULT_POINTS, POINT_SECONDS, SEARCH_
                              SYMBOLIC_SECONDS, expand)
 from .cascade.counterexample import _decider, _search  # noqa: F401
 from .cascade.domain import _denominators, _undefined_on_domain  # noqa: F401
+from .cascade.counting import _counting
 from .cascade.enumeration import _enumeration
 from .cascade.numeric import _numeric
 from .cascade.structural import _structural
@@ -79,7 +80,16 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         back = {v: k for k, v in mapping.items()}
         lhs = expand(step.lhs.xreplace(mapping)).xreplace(back)
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
-        if "symbolic" in step.skip:
+        if step.induction:   # a proof by induction was asked for (issue #20)
+            from .cascade.induction import _induction
+
+            result = _induction(step, derivation)
+            if not result.verdict.holds_everywhere:
+                tried.append(result.detail)
+                result = None
+        if result is not None:
+            pass
+        elif "symbolic" in step.skip:
             tried.append("symbolic: skipped (the step says so)")
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
@@ -87,6 +97,10 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             result, more = _symbolic(lhs, rhs, step.relation, derivation.hypotheses,
                                      symbolic_seconds)
             tried += more
+        if result is None:   # counting lemmas + the algebra after them (issue #20)
+            result, note = _counting(step.lhs, step.rhs, step.relation, derivation, step)
+            if note:
+                tried.append(note)
         if result is None:
             result = _enumeration(lhs, rhs, step.relation, derivation, step)
         cert_note, cert_record = "", None

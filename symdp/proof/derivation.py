@@ -61,6 +61,9 @@ class Step:
     ``skip`` names cascade stages not to try on this step (``"symbolic"``, ``"certified"``),
     e.g. ``skip=("symbolic",)`` for a comparison with an envelope that has no symbolic form,
     where simplification could only time out; the detail of the verdict says so.
+    ``induction=(n, n0)`` asks for a proof by induction on the integer parameter ``n`` from
+    ``n0`` (its domain must be the integers >= n0): the base case at ``n = n0`` and the step
+    P(n) => P(n + 1), both checked by the kernel (:mod:`symdp.proof.cascade.induction`).
     """
 
     lhs: sp.Basic
@@ -71,6 +74,7 @@ class Step:
     expect: Verdict | None = None
     note: str = ""
     skip: tuple = ()
+    induction: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))
@@ -90,6 +94,9 @@ class Step:
             raise DerivationError(f"skip must name stages among {', '.join(SKIPPABLE_STAGES)}; "
                                   f"got skip={unknown[0]!r}")
         object.__setattr__(self, "skip", skip)
+        if self.induction and (len(self.induction) != 2 or
+                               not isinstance(self.induction[0], sp.Symbol)):
+            raise DerivationError(f"induction must be (symbol, start); got induction={self.induction!r}")
 
     @property
     def free_symbols(self) -> set:

@@ -16,7 +16,13 @@ class Verdict(enum.Enum):
                        step's whole stated domain.
     ENUMERATED         exact enumeration of a finite domain, enumerated whole.
 
+    Only :mod:`symdp.proof.kernel` constructs these three (a StepResult refuses one without
+    the kernel's token, :class:`symdp.proof.kernel.Acceptance`).
+
     Evidence only -- checked at sampled points, not for every parameter value:
+
+    ENUMERATED_ON_RANGE exact enumeration of part of an infinite domain ("exactly for
+                       n <= 6, k <= 4"): every case of the range, exactly, and nothing beyond.
 
     CHECKED_AT_POINTS  ball arithmetic (Arb) at the listed points: rigorous at those points.
     NUMERIC_AT_POINTS  mpmath at two precisions at the listed points.
@@ -30,6 +36,7 @@ class Verdict(enum.Enum):
     PROVED = "PROVED"
     CERTIFIED = "CERTIFIED"
     ENUMERATED = "ENUMERATED"
+    ENUMERATED_ON_RANGE = "ENUMERATED_ON_RANGE"
     CHECKED_AT_POINTS = "CHECKED_AT_POINTS"
     NUMERIC_AT_POINTS = "NUMERIC_AT_POINTS"
     UNDECIDED = "UNDECIDED"
@@ -71,11 +78,13 @@ class Verdict(enum.Enum):
 
 
 _EVERYWHERE = frozenset({Verdict.PROVED, Verdict.CERTIFIED, Verdict.ENUMERATED})
-_EVIDENCE = frozenset({Verdict.CHECKED_AT_POINTS, Verdict.NUMERIC_AT_POINTS})
+_EVIDENCE = frozenset({Verdict.ENUMERATED_ON_RANGE, Verdict.CHECKED_AT_POINTS,
+                       Verdict.NUMERIC_AT_POINTS})
 _STRENGTH = {
-    Verdict.PROVED: 6,
-    Verdict.CERTIFIED: 5,
-    Verdict.ENUMERATED: 4,
+    Verdict.PROVED: 7,
+    Verdict.CERTIFIED: 6,
+    Verdict.ENUMERATED: 5,
+    Verdict.ENUMERATED_ON_RANGE: 4,
     Verdict.CHECKED_AT_POINTS: 3,
     Verdict.NUMERIC_AT_POINTS: 2,
     Verdict.UNDECIDED: 1,
@@ -108,6 +117,8 @@ _SCOPE_WORDS = {
                        "the whole stated domain)",
     Verdict.ENUMERATED: "holds for every parameter value (a finite domain enumerated whole, "
                         "exactly)",
+    Verdict.ENUMERATED_ON_RANGE: "enumerated exactly on a finite range of an infinite "
+                                 "domain only: evidence, not proof",
     Verdict.CHECKED_AT_POINTS: "checked at sampled points only (ball arithmetic, rigorous at "
                                "those points): evidence, not proof",
     Verdict.NUMERIC_AT_POINTS: "checked at sampled points only (mpmath at two precisions): "
@@ -156,6 +167,7 @@ class StepResult:
     extra: dict = field(default_factory=dict)
     hypotheses: tuple = ()
     facts: tuple = ()
+    acceptance: object = field(default=None, compare=False, repr=False)
 
     def __bool__(self):
         raise TypeError("a StepResult has no truth value: read .holds_everywhere (for every "

@@ -7,6 +7,8 @@ from symdp.proof.verdict import StepResult, Verdict, scope_in_words
 
 EVERYWHERE = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.ENUMERATED)
 AT_POINTS = (Verdict.CHECKED_AT_POINTS, Verdict.NUMERIC_AT_POINTS)
+#: evidence: at points, or exactly on a finite range of an infinite domain (issue #19)
+EVIDENCE = AT_POINTS + (Verdict.ENUMERATED_ON_RANGE,)
 
 
 def test_every_verdict_is_exactly_one_of_everywhere_evidence_or_neither():
@@ -14,7 +16,7 @@ def test_every_verdict_is_exactly_one_of_everywhere_evidence_or_neither():
         assert not (v.holds_everywhere and v.is_evidence)
         assert v.supports == (v.holds_everywhere or v.is_evidence)
     assert {v for v in Verdict if v.holds_everywhere} == set(EVERYWHERE)
-    assert {v for v in Verdict if v.is_evidence} == set(AT_POINTS)
+    assert {v for v in Verdict if v.is_evidence} == set(EVIDENCE)
 
 
 @pytest.mark.parametrize("verdict", AT_POINTS)

@@ -1,0 +1,79 @@
+"""The counting stage of the check cascade (:mod:`symdp.proof.check`, issue #20): a step
+whose sides hold :class:`~symdp.core.enumerable.Enumerated` atoms is proved for every
+parameter value when each atom has a closed form derived through the counting lemmas
+(its ``counting_derivation()`` hook; :mod:`symdp.core.counting`) and the relation between
+the closed forms is proved (:mod:`symdp.proof.residual`).  The certificate goes to the
+kernel (:func:`symdp.proof.kernel.accept`), which re-checks the lemma applications, compares
+every atom's closed form with its enumeration at small cases, and re-checks the algebra.
+A stage that cannot derive or prove returns None: the enumeration stage then runs, as
+evidence on its range."""
+
+from __future__ import annotations
+
+import itertools
+
+import sympy as sp
+
+from ...core.enumerable import Enumerated
+from ..certificates import CountingCertificate, Domain
+from ..derivation import Derivation, Step
+from ..kernel import accept
+from ..residual import domain_facts, prove_residual
+from ..sampling import conditions_on
+from ..verdict import StepResult
+
+#: how many small admissible cases the lemma derivation is compared with enumeration at
+CHECK_POINTS = 6
+
+
+def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
+    """The smallest admissible points of the derivation's enumeration ranges (at most
+    :data:`CHECK_POINTS`, smallest sum of values first)."""
+    ranges = derivation.enumeration
+    symbols = sorted(symbols, key=lambda s: s.name)
+    if any(s not in ranges for s in symbols):
+        return ()
+    conditions = conditions_on(symbols, derivation.constraints) + tuple(step.side_conditions)
+    admissible = []
+    for values in itertools.product(*[[sp.Integer(v) for v in ranges[s]] for s in symbols]):
+        point = dict(zip(symbols, values))
+        if not all(v in derivation.hypotheses[s] for s, v in point.items()):
+            continue
+        try:
+            if not all(bool(c.xreplace(point)) for c in conditions):
+                continue
+        except TypeError:
+            continue
+        admissible.append(tuple(point.items()))
+    # the smallest cases first (enumeration lists every output): by the sum of the values
+    admissible.sort(key=lambda point: (sum(int(v) for _, v in point), point))
+    return tuple(admissible[:CHECK_POINTS])
+
+
+def _counting(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
+    """``(StepResult or None, note)``: a kernel-accepted proof, or None and why not."""
+    atoms = sorted(lhs.atoms(Enumerated) | rhs.atoms(Enumerated), key=sp.default_sort_key)
+    if not atoms:
+        return None, ""
+    derived = []
+    for atom in atoms:
+        hook = getattr(atom, "counting_derivation", None)
+        d = hook() if hook is not None else None
+        if d is None:
+            return None, f"counting: no lemma derivation for {type(atom).__name__}"
+        derived.append((atom, d))
+    replace = {a: d.value for a, d in derived}
+    L, R = lhs.xreplace(replace), rhs.xreplace(replace)
+    facts = domain_facts(derivation.hypotheses) + list(derivation.constraints) + \
+        list(step.side_conditions)
+    residual = prove_residual(L, relation, R, facts, derivation.hypotheses)
+    if residual is None:
+        return None, "counting: closed forms derived, the algebra after them not proved"
+    symbols = set().union(*[a.free_symbols for a in atoms])
+    cert = CountingCertificate(lhs, rhs, relation, "counting", atoms=tuple(derived),
+                               residual=residual, checks=check_points(derivation, step, symbols))
+    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
+    result = accept(cert, domain)
+    if not result.verdict.holds_everywhere:
+        return None, result.detail
+    return result, ""

@@ -1,0 +1,271 @@
+"""Certificates: what an untrusted stage of the check cascade says it did, and over what set.
+
+The stages (:mod:`symdp.proof.cascade`, :mod:`symdp.proof.certified`) are *proposers*: a
+stage that believes a step holds returns one of the frozen records below, never a verdict
+that holds everywhere.  Only :func:`symdp.proof.kernel.accept` turns a certificate into
+PROVED, CERTIFIED or ENUMERATED, after it has checked, itself, that the certificate's set
+covers the step's :class:`Domain`, that both sides are defined there, that every
+:class:`Fact` the certificate relies on is confirmed by a second method, and that each
+Symbol's declared assumptions agree with its domain (issue #19).
+
+A certificate is a claim, not a proof: every field is read by the kernel as something to
+check, and a field the kernel cannot check means the certificate is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+#: the properties a :class:`Fact` may state about its expression, as ``expr REL 0`` (or
+#: integrality); ``"defined"`` is not here: definedness is a kernel check of its own
+PROPERTIES = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "zero",
+              "integer")
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The stated domain of one step: the hypotheses' sets, the derivation's constraints and
+    the step's side conditions; the integer lattice is that of the sets (a ``Range``, a set of
+    integers).  A point is in the domain when every symbol is in its set and every constraint
+    and side condition holds there.
+
+    ``hypotheses`` is a tuple of ``(symbol, set)`` pairs (a dict is not hashable); ``symbols``
+    lists the step's own parameters and those tied to them by constraints.
+    """
+
+    hypotheses: tuple
+    constraints: tuple = ()
+    side_conditions: tuple = ()
+
+    @classmethod
+    def of(cls, hypotheses: dict, constraints=(), side_conditions=()) -> "Domain":
+        pairs = tuple(sorted(hypotheses.items(), key=lambda kv: kv[0].name))
+        return cls(pairs, tuple(constraints), tuple(side_conditions))
+
+    @property
+    def sets(self) -> dict:
+        return dict(self.hypotheses)
+
+    @property
+    def symbols(self) -> tuple:
+        return tuple(s for s, _ in self.hypotheses)
+
+    @property
+    def conditions(self) -> tuple:
+        return tuple(self.constraints) + tuple(self.side_conditions)
+
+    def restricted_to(self, symbols) -> "Domain":
+        """The domain of the given symbols: their sets, and the conditions on them alone."""
+        keep = set(symbols)
+        return Domain(tuple((s, d) for s, d in self.hypotheses if s in keep),
+                      tuple(c for c in self.constraints if c.free_symbols <= keep),
+                      tuple(c for c in self.side_conditions if c.free_symbols <= keep))
+
+    def text(self) -> str:
+        parts = [f"{s.name} in {sp.sstr(d)}" for s, d in self.hypotheses]
+        parts += [sp.sstr(c) for c in self.conditions]
+        return ", ".join(parts) or "no parameters"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``expression`` has ``property`` (one of :data:`PROPERTIES`) on ``domain`` (None: the
+    step's domain).  ``source`` says where the proposer took it from (e.g. ``"SymPy
+    assumptions"``); ``confirmed_by`` is filled by the kernel only ("z3", "exact evaluation
+    at 21 points", "Arb balls over 12 sub-boxes"), never by a stage."""
+
+    expression: sp.Expr
+    property: str
+    source: str = "SymPy assumptions"
+    domain: Domain | None = None
+    confirmed_by: str = ""
+
+    def __post_init__(self):
+        if self.property not in PROPERTIES:
+            raise ValueError(f"Fact.property must be one of {PROPERTIES}; got {self.property!r}")
+
+    def text(self) -> str:
+        words = {"positive": "> 0", "nonnegative": ">= 0", "negative": "< 0",
+                 "nonpositive": "<= 0", "nonzero": "!= 0", "zero": "= 0",
+                 "integer": "is an integer"}
+        return f"{sp.sstr(self.expression)} {words[self.property]}"
+
+
+def sign_fact(margin: sp.Expr, strict: bool, source: str = "SymPy assumptions",
+              domain: Domain | None = None) -> Fact:
+    """The fact ``margin > 0`` (strict) or ``margin >= 0``."""
+    return Fact(margin, "positive" if strict else "nonnegative", source, domain)
+
+
+def margin_of(lhs, rhs, relation: str) -> sp.Expr:
+    """The margin whose sign is the relation: ``rhs - lhs`` for ``<``/``<=``, ``lhs - rhs``
+    for ``>``/``>=``, ``lhs - rhs`` for ``=`` (which must be zero)."""
+    return (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+
+
+# ------------------------------------------------------------------ the certificates
+
+@dataclass(frozen=True)
+class Certificate:
+    """Common part: the relation ``lhs REL rhs`` the stage claims, as the stage checked it
+    (after closed forms), and the stage's name."""
+
+    lhs: sp.Expr
+    rhs: sp.Expr
+    relation: str
+    stage: str
+
+
+@dataclass(frozen=True)
+class StructuralCertificate(Certificate):
+    """``lhs`` and ``rhs`` are the same SymPy tree (a non-strict relation)."""
+
+
+@dataclass(frozen=True)
+class SymbolicCertificate(Certificate):
+    """A symbolic rewriting: ``difference`` is what ``method`` (``"simplify"``, ``"simplify
+    after Phi -> erfc"``, ...) made of ``lhs - rhs`` (for an equality it must be 0), and
+    ``facts`` are the sign facts the conclusion rests on (for an inequality, the sign of
+    ``difference``).  ``mapping`` is the symbol -> assumption-Dummy substitution the
+    rewriting ran under (pairs).  A reparametrisation ``x = a + (b - a)/(1 + t)``, ``t >= 0``
+    is listed in ``substitution`` as ``(x, t, expression)`` triples, with the facts on the
+    reparametrised difference (over ``t >= 0``) and at the included endpoints among
+    ``facts``; ``reduced`` says that ``difference`` is the margin of a relation reached by
+    rewritings the kernel does not check (monotone reductions, monotonicity arguments): the
+    kernel then confirms the sign of the original margin instead."""
+
+    method: str = "simplify"
+    difference: sp.Expr = sp.S.Zero
+    facts: tuple = ()
+    mapping: tuple = ()
+    substitution: tuple = ()
+    reduced: bool = False
+
+
+@dataclass(frozen=True)
+class BoxCertificate(Certificate):
+    """Branch and bound with ball arithmetic.  ``coordinates``: per parameter ``(symbol,
+    lo, hi, integer, transform)`` with ``lo``, ``hi`` exact :class:`~fractions.Fraction`
+    ends of the searched variable and ``transform`` the change of variables (None: the
+    identity; ``a + t/(1 - t)`` maps ``t in [0, 1)`` onto ``[a, oo)``).  ``tails``: per
+    integer parameter ``(symbol, start, argument)``, a tail argument for ``symbol >= start``.
+    ``bits`` the precision; ``sub_boxes``/``monotone`` the work done; ``smallest_margin`` the
+    certified lower bound; ``pieces`` the exact breakpoints the Piecewise branches were cut
+    at (branch decisions); ``facts`` what the search took from elsewhere (a reduction's
+    conclusion)."""
+
+    coordinates: tuple = ()
+    tails: tuple = ()
+    bits: int = 0
+    sub_boxes: int = 0
+    monotone: int = 0
+    smallest_margin: str | None = None
+    pieces: tuple = ()
+    facts: tuple = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class FiniteCertificate(Certificate):
+    """Exact (or ball) evaluation at every point of a finite set: ``values`` per symbol
+    ``(symbol, (v1, v2, ...))``, the set being the admissible points of their product;
+    ``cases`` the number of points decided; ``how`` ``"exact"`` or ``"balls"``."""
+
+    values: tuple = ()
+    cases: int = 0
+    how: str = "exact"
+    detail: str = ""
+
+
+# Room for issue #20 (the `bagging` helper): InductionCertificate and CountingCertificate
+# are added below this line, with their acceptance in a separate section of kernel.py.
+
+# ------------------------------------------------------------------ issue #20: counting, induction
+#
+# A counting argument is checked in two parts: the closed form of each enumerated atom, derived
+# through the counting lemmas of symdp.core.counting (re-checked application by application),
+# and the algebra left once the atoms are replaced (a ResidualNode tree, re-checked leaf by
+# leaf).  Enumeration on small cases is an independent check of the lemma derivation: the
+# kernel re-evaluates both at the listed points and refuses the certificate on a disagreement.
+
+
+@dataclass(frozen=True)
+class ResidualNode:
+    """One node of the proof of ``lhs REL rhs`` under ``conditions`` (Relationals added to
+    the step's domain).  ``method``:
+
+    * ``"identity"`` -- ``reduced`` (lhs - rhs with binomials and symbolic powers replaced by
+      the ``atoms``, pairs ``(symbol, value)``) is the zero rational function;
+    * ``"z3"`` -- the domain, the conditions and ``atom_facts`` (triples ``(relational,
+      lemma, premise)``: the lemma turns the premise on the atoms' bases into the fact) imply
+      ``reduced REL 0``;
+      ``rewrites`` pairs each binomial and factorial with its value in the ``C_``/``F_`` atoms
+      (Pascal's absorption rules), each re-checked on its own;
+      ``reduced_conditions`` pairs a condition on powers or binomials (of the node or of the
+      domain) with its form in the atoms, which z3 then uses;
+    * ``"split"`` -- ``extremum`` (a Max, Min or Abs in a side) takes each of its arguments'
+      values in turn; one child per case, under that case's selecting conditions;
+    * ``"decided"`` -- one case of ``extremum`` holds on the whole domain: ``children`` are the
+      proofs of its selecting conditions, then the proof with the extremum replaced.
+    """
+
+    lhs: sp.Expr
+    relation: str
+    rhs: sp.Expr
+    conditions: tuple = ()
+    method: str = "identity"
+    reduced: sp.Expr = sp.S.Zero
+    atoms: tuple = ()
+    atom_facts: tuple = ()
+    extremum: sp.Expr | None = None
+    children: tuple = ()
+    reduced_conditions: tuple = ()
+    rewrites: tuple = ()
+
+
+@dataclass(frozen=True)
+class CountingCertificate(Certificate):
+    """``lhs REL rhs`` holds after each enumerated atom is replaced by its closed form.
+
+    ``atoms``: pairs ``(atom, derived)`` with ``derived`` a
+    :class:`symdp.core.counting.Derived` (lemma applications, blocks, closed form);
+    ``residual``: the :class:`ResidualNode` proof of the relation between the closed forms;
+    ``checks``: points (tuples of ``(symbol, Integer)``) at which the kernel compares every
+    atom's enumeration with its closed form."""
+
+    atoms: tuple = ()
+    residual: ResidualNode | None = None
+    checks: tuple = ()
+
+
+@dataclass(frozen=True)
+class InductionCertificate(Certificate):
+    """``lhs REL rhs`` for every integer ``variable >= start``: ``base`` proves the relation
+    at ``variable = start``; ``step`` proves it at ``variable + 1`` from ``hypothesis`` (a
+    fresh Symbol standing for ``lhs`` at ``variable``, with the condition ``hypothesis REL
+    rhs``), after ``peeled`` -- ``lhs`` at ``variable + 1`` written through ``hypothesis``
+    (``Finset.sum_range_succ``, ``Finset.prod_range_succ``, ``pow_succ``)."""
+
+    variable: sp.Symbol | None = None
+    start: sp.Expr = sp.S.Zero
+    hypothesis: sp.Symbol | None = None
+    peeled: sp.Expr = sp.S.Zero
+    base: ResidualNode | None = None
+    step: ResidualNode | None = None
+
+
+def fraction(x) -> Fraction:
+    """An exact rational end (``sympy.Rational``, int, Fraction)."""
+    if isinstance(x, Fraction):
+        return x
+    x = sp.Rational(x)
+    return Fraction(int(x.p), int(x.q))
+
+
+__all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "Certificate",
+           "StructuralCertificate", "SymbolicCertificate", "BoxCertificate",
+           "FiniteCertificate", "fraction", "ResidualNode", "CountingCertificate",
+           "InductionCertificate"]
