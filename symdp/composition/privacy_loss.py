@@ -464,7 +464,10 @@ def product_profile(losses, eps):
 def epsilon_for_delta(profile, delta, hi=None):
     r"""The smallest ε ≥ 0 with ``profile(ε) <= delta`` (the profile is non-increasing), by
     bracketed root-finding (:func:`symdp.numeric.roots.decreasing_inverse`) at the
-    current precision; the bracket [0, hi] is doubled until it holds the root."""
+    current precision; the bracket [0, hi] is doubled until it holds the root (never
+    returned as the answer: past 2^60 the search says the root lies beyond).  The
+    root-find is on δ(ε)/δ = 1, so its tolerance is relative to δ: an absolute one would
+    accept any ε once δ(ε) is below it (δ = 1e-300 used to give the bracket's end 64)."""
     delta = mpmath.mpf(delta)
     if profile(mpmath.mpf(0)) <= delta:
         return mpmath.mpf(0)
@@ -474,8 +477,11 @@ def epsilon_for_delta(profile, delta, hi=None):
             break
         hi *= 2
     else:
-        raise RootFindingError(f"profile stays above delta={mpmath.nstr(delta, 5)} up to eps={hi}")
-    return decreasing_inverse(profile, delta, lo=0, hi=hi)
+        raise RootFindingError(f"eps(delta={mpmath.nstr(delta, 5)}) lies beyond eps = "
+                               f"{mpmath.nstr(hi, 5)}: the profile stays above delta up to there")
+    if delta == 0:
+        return decreasing_inverse(profile, delta, lo=0, hi=hi)
+    return decreasing_inverse(lambda e: profile(e) / delta, 1, lo=0, hi=hi)
 
 
 def _arb_of(value, prec: int):
