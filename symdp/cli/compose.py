@@ -21,6 +21,8 @@ A repeated option counts every time (``--gaussian 0.5 --gaussian 1.2`` is G_0.5 
 Limits on work, each named when hit (everything inside them finishes in well under a
 minute): at most :data:`MAX_FACTORS` Gaussian factors, :data:`MAX_LAPLACE` Laplace factors
 (a quadrature per factor), :data:`MAX_TIMES` for ``--times`` (KOV's sum has k + 1 terms),
+every mu, pair's eps and ``--eps`` at most :data:`MAX_PARAMETER` in size, ``--sigma`` in
+:data:`SIGMA_RANGE`,
 :data:`MAX_VALUES` values of ``--delta``/``--eps`` and :data:`MAX_STEPS` for ``--steps``::
 
     {"composition": str, "latex": str, "closed_form": str | null, "method": str,
@@ -53,6 +55,12 @@ MAX_VALUES = 50
 MAX_DPS = 200
 #: the largest --steps of noisy SGD (the CLT's mu is a closed form in T)
 MAX_STEPS = 10 ** 9
+#: the largest size of a mu (--gaussian, --laplace), of an (eps, delta) pair's eps and of
+#: an --eps: beyond it every number is 0 or 1 to any printed digit, and exp(eps) of a huge
+#: eps would not finish
+MAX_PARAMETER = 1000
+#: the range of --sigma of noisy SGD (the one-step quadrature of the CLT)
+SIGMA_RANGE = ("0.1", "1000")
 
 
 def add_parser(subparsers):
@@ -202,10 +210,11 @@ def compute(args) -> dict:
 
 
 def _exact(name, text):
-    """A number typed on the command line, exactly (never evaluated)."""
-    from ..core.validation import to_exact
+    """A number typed on the command line, exactly (never evaluated), at most
+    :data:`MAX_PARAMETER` in size."""
+    from ..core.validation import parameter
 
-    return to_exact(name, text)
+    return parameter(name, text, -MAX_PARAMETER, MAX_PARAMETER)
 
 
 def _mpf(value):
@@ -241,7 +250,7 @@ def _sgd(args, deltas, epss, dps, out):
             "accountant's job, issue #16)")
     if args.sigma is None or args.p is None or args.steps is None:
         raise InvalidParameterError("--subsampled-gaussian needs --sigma, --p and --steps")
-    sigma = parameter("--sigma", args.sigma, 0, None, lower_open=True)
+    sigma = parameter("--sigma", args.sigma, sp.Rational(SIGMA_RANGE[0]), sp.Rational(SIGMA_RANGE[1]))
     p = probability("--p", args.p)
     steps = integer_argument("--steps", args.steps)
     if steps > MAX_STEPS:
@@ -281,7 +290,7 @@ def _sgd(args, deltas, epss, dps, out):
 
 
 def run(args) -> int:
-    from ..core.validation import precision, probability, shown, to_exact
+    from ..core.validation import precision, probability, shown
 
     if not isinstance(args.dps, int):
         text = str(args.dps).strip()
@@ -297,7 +306,7 @@ def run(args) -> int:
     for d in args.delta or ():
         probability("--delta", d)
     for e in args.eps or ():
-        to_exact("--eps", e)
+        _exact("--eps", e)
     result = compute(args)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

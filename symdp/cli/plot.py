@@ -159,7 +159,8 @@ def build(args):
         if sum(steps) > MAX_TOTAL_T:
             raise InvalidParameterError(f"--steps must sum to at most {MAX_TOTAL_T} (the limit on "
                                         f"work); got {sum(steps)}")
-        return plotting.composition_figure(nonnegative("--eps", args.eps), probability("--delta", args.delta),
+        return plotting.composition_figure(nonnegative("--eps", _number("--eps", args.eps)),
+                                           probability("--delta", args.delta),
                                            probability("--p", args.p), probability("--at-delta", args.at_delta),
                                            steps)
     raise InvalidParameterError(f"unknown plot kind {args.kind!r}; choose from {', '.join(KINDS)}")

@@ -294,6 +294,13 @@ class LossAtoms:
         return len(self.atoms)
 
 
+def _digits_of_size(x) -> int:
+    """Decimal digits of the integer part of |x| (0 for |x| < 1, and for 0, inf, nan)."""
+    if not mpmath.isfinite(x) or abs(x) < 1:
+        return 0
+    return int(mpmath.log10(abs(x))) + 1
+
+
 class GaussianLoss:
     r"""The loss of :math:`G_\mu = T(N(0,1), N(\mu,1))`: :math:`L(x) = \mu x - \mu^2/2`, so
     under Q = N(μ, 1), :math:`L \sim N(\mu^2/2, \mu^2)`.  Its profile (DRS Cor. 2.13,
@@ -303,11 +310,16 @@ class GaussianLoss:
         self.mu = nonnegative("mu", mu)
 
     def profile(self, eps):
-        m = to_mpf(self.mu)
         e = mpmath.mpf(eps)
-        if m == 0:
-            return mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
-        return mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
+        # e^eps carries the absolute error of eps times e^eps: keep log10|eps| more digits so
+        # the difference is right to the working precision relative to its size
+        with mpmath.extradps(_digits_of_size(e) + 5):
+            m = to_mpf(self.mu)
+            if m == 0:
+                value = mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
+            else:
+                value = mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
+        return +value
 
     def kinks(self):
         return []
