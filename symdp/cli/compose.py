@@ -162,16 +162,16 @@ def compute(args) -> dict:
             f"at most {MAX_TIMES} (eps, delta) factors in all, --eps-delta pairs x --times (the "
             f"limit on work); got {count} x {times}")
     if args.eps_delta:
-        factors = [EpsDelta(_exact("--eps-delta EPS", e), _exact("--eps-delta DELTA", d))
+        factors = [EpsDelta(_exact("--eps-delta EPS", e, 0), _exact("--eps-delta DELTA", d, 0, 1))
                    for e, d in args.eps_delta]
         if len(set(factors)) > MAX_HETEROGENEOUS:
             raise InvalidParameterError(
                 f"at most {MAX_HETEROGENEOUS} distinct --eps-delta pairs (exact composition is "
                 f"#P-hard, Murtagh-Vadhan 2016); got {len(set(factors))}")
     elif args.gaussian:
-        factors = [Gaussian(_exact("--gaussian", m)) for m in args.gaussian]
+        factors = [Gaussian(_exact("--gaussian", m, 0)) for m in args.gaussian]
     else:
-        factors = [Laplace(_exact("--laplace", m)) for m in args.laplace]
+        factors = [Laplace(_exact("--laplace", m, 0)) for m in args.laplace]
     product = tensor(*factors) if len(factors) > 1 else factors[0]
     if times > 1:
         product = tensor_power(product, times)
@@ -209,12 +209,12 @@ def compute(args) -> dict:
     return out
 
 
-def _exact(name, text):
-    """A number typed on the command line, exactly (never evaluated), at most
-    :data:`MAX_PARAMETER` in size."""
+def _exact(name, text, lower=-MAX_PARAMETER, upper=MAX_PARAMETER):
+    """A number typed on the command line, exactly (never evaluated), in [lower, upper]
+    (at most :data:`MAX_PARAMETER` in size)."""
     from ..core.validation import parameter
 
-    return parameter(name, text, -MAX_PARAMETER, MAX_PARAMETER)
+    return parameter(name, text, lower, upper)
 
 
 def _mpf(value):

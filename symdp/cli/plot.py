@@ -25,6 +25,8 @@ KINDS = ("tradeoff", "subsample", "profile", "bagging", "compose")
 #: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes
 #: (G_100 is below 1e-1000 away from 0) and drawing takes long (--mu 1e400 took 37 s)
 MAX_PARAMETER = 100
+#: the largest --n and --models of ``plot bagging`` (its points are floats of k/n)
+MAX_BAGGING = 10 ** 6
 #: the curves of ``plot profile`` when no --mu is given
 DEFAULT_MU = ("0.5", "1", "2")
 #: the most curves of ``plot profile`` (200 took 40 s and cannot be told apart)
@@ -139,8 +141,13 @@ def build(args):
         from ..bagging.schemes import Bagging, sampling_from_flags
         from .arguments import integer_argument
 
-        n = integer_argument("n", args.n)
-        models = integer_argument("models", args.models)
+        n = integer_argument("--n", args.n)
+        models = integer_argument("--models", args.models)
+        for name, value in (("--n", n), ("--models", models)):
+            if value > MAX_BAGGING:
+                raise InvalidParameterError(f"{name} must be at most {MAX_BAGGING} for a plot (the "
+                                            f"limit on work; symdp bagging takes any size); got "
+                                            f"{name}={value}")
         sampling = sampling_from_flags(args.without_replacement, args.joint)
         Bagging(n, 1, models, sampling)  # validates n and models (one line on error)
         return plotting.bagging_figure(n, models, sampling)
