@@ -112,10 +112,15 @@ def _two_precisions(fn, dps: int):
 
 
 def _str(value, dps: int) -> str:
+    """``dps`` significant digits: in fixed point for 1e-30 <= |value| < 1e30, else with an
+    exponent (a δ of 1e-156000 is not printed as 156,000 zeros)."""
     if value == mpmath.inf:
         return "inf"
-    return mpmath.nstr(value, dps, min_fixed=-mpmath.inf, max_fixed=mpmath.inf, strip_zeros=False) \
-        if value != 0 else "0." + "0" * dps
+    if value == 0:
+        return "0." + "0" * dps
+    if not mpmath.mpf("1e-30") <= abs(value) < mpmath.mpf("1e30"):
+        return mpmath.nstr(value, dps, strip_zeros=False)
+    return mpmath.nstr(value, dps, min_fixed=-mpmath.inf, max_fixed=mpmath.inf, strip_zeros=False)
 
 
 def compute(args) -> dict:
