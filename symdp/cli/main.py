@@ -23,9 +23,10 @@ COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", 
             "compose")
 
 
-#: the longest run of characters without a space an error message echoes: a 100,001-digit
+#: the longest run of characters without a space an error message echoes (a file name of 255
+#: characters and its directory fit): a 100,001-digit
 #: value is shown by its ends and its length, not whole
-MAX_ECHO = 60
+MAX_ECHO = 320
 
 
 def short(message: str) -> str:

@@ -91,7 +91,8 @@ def _outputs_are_not_inputs(args) -> None:
     from ..core.files import not_an_input
     from ..report.build import DEFAULT_NAME
 
-    inputs = [*(args.paths or []), args.from_json]
+    # an input that is no path at all (empty, a NUL) is refused by its own check later
+    inputs = [p for p in (*(args.paths or []), args.from_json) if p and p.strip() and "\x00" not in p]
     not_an_input("--out", args.out, inputs)
     out = Path(args.out)
     written = [out / f"{DEFAULT_NAME}{suffix}" for suffix in (".tex", ".pdf")]
