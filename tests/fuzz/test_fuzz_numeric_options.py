@@ -50,6 +50,11 @@ CE = ["compose", "--eps-delta", "0.1", "0", "--delta", "1e-5"]
 CL = ["compose", "--laplace", "1", "--delta", "1e-5"]
 CS = ["compose", "--subsampled-gaussian", "--clt", "--sigma", "1", "--p", "0.01", "--steps", "100"]
 
+CAL = ["calibrate", "--target-eps", "2", "--delta", "1e-5", "--q", "0.01", "--steps", "10",
+       "--precision", "0"]
+CAL_U = ["calibrate", "--uniform-gaussian", "--target-eps", "2", "--delta", "1e-5", "--p", "0.01",
+         "--steps", "10", "--precision", "0"]
+
 #: (command, option, base argv, position of the value (None: after the option), the value
 #: just outside the documented range)
 NUMERIC = [
@@ -115,6 +120,13 @@ NUMERIC = [
     ("compose", "--delta", CG, None, "1.000001"),
     ("compose", "--eps", CG, None, "1000.001"),
     ("compose", "--dps", CG, None, "201"),
+    # symdp calibrate (issue #23, the events branch): skipped until the command exists
+    ("calibrate", "--target-eps", CAL, None, "20.0001"),
+    ("calibrate", "--delta", CAL, None, "9.9e-13"),
+    ("calibrate", "--q", CAL, None, "0.50001"),
+    ("calibrate", "--p", CAL_U, None, "0.50001"),
+    ("calibrate", "--steps", CAL, None, "0"),
+    ("calibrate", "--precision", CAL, None, "7"),
 ]
 
 #: options of ``symdp bagging`` whose documented range has no upper end: ``1e400`` is an
@@ -130,6 +142,7 @@ NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("step", "--assume"),
                ("latex", "--paths"), ("report", "--out"), ("report", "--from-json"),
                ("report", "--only"), ("plot tradeoff", "--family"), ("plot profile", "--family"),
                ("account", "--schedule"), ("audit", "--schedule"), ("audit", "--expect"),
+               ("account", "--event"), ("audit", "--event"),
                *((f"plot {kind}", "--out") for kind in
                  ("tradeoff", "subsample", "profile", "bagging", "compose"))}
 
@@ -142,6 +155,10 @@ def _value_options(parser, prefix=()):
         elif action.option_strings and action.nargs != 0 and \
                 not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
             yield " ".join(prefix), action.option_strings[0]
+
+
+def _commands(parser) -> set:
+    return {command for command, _ in _value_options(parser)}
 
 
 def test_the_table_covers_every_option():
@@ -168,6 +185,10 @@ def _argv(base, option, position, value):
                                              for c, o, _, p, _ in NUMERIC])
 def test_numeric_option_refuses_hostile_values(row):
     command, option, base, position, outside = row
+    from symdp.cli.main import build_parser
+
+    if command not in _commands(build_parser()):
+        pytest.skip(f"symdp {command} is not built on this branch")
     for value in [*HOSTILE, outside]:
         count(f"numeric option {command}")
         with scratch() as cwd:
