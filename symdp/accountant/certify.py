@@ -22,6 +22,7 @@ Arb; only checked values are returned.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,8 +32,9 @@ import numpy as np
 from ..core.errors import InvalidParameterError
 from . import fft
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
+from ..core.validation import shown
 from .fft import FFTGrid
-from .pairs import PoissonGaussian, UniformGaussian, check_range, exact
+from .pairs import Pair, PoissonGaussian, UniformGaussian, check_range, exact
 
 #: supported ranges (the targets of issue #16); outside them a clear error
 SIGMA_RANGE = (0.5, 10.0)
@@ -85,6 +87,19 @@ class Phase:
     pairs: tuple
     steps: int
 
+    def __post_init__(self):
+        pairs = (self.pairs,) if isinstance(self.pairs, Pair) else self.pairs
+        if not isinstance(pairs, (tuple, list)) or not pairs or \
+                not all(isinstance(pair, Pair) for pair in pairs):
+            raise InvalidParameterError(f"pairs must be a non-empty tuple of dominating pairs "
+                                        f"(symdp.accountant.Pair); got pairs={self.pairs!r}"[:300])
+        object.__setattr__(self, "pairs", tuple(pairs))
+        if isinstance(self.steps, bool) or not isinstance(self.steps, numbers.Integral) or \
+                not 1 <= self.steps <= STEPS_MAX:
+            raise InvalidParameterError(f"steps must be an integer in [1, {STEPS_MAX}]; got "
+                                        f"steps={shown(self.steps)}")
+        object.__setattr__(self, "steps", int(self.steps))
+
 
 def poisson_gaussian(sigma, q, steps) -> Phase:
     """Poisson subsampling with rate q, noise multiplier sigma, add/remove adjacency."""
@@ -99,10 +114,10 @@ def uniform_gaussian(sigma, p, steps) -> Phase:
 
 
 def _check_common(sigma, q, steps, qname):
-    check_range("sigma", float(exact(sigma)), *SIGMA_RANGE)
-    check_range(qname, float(exact(q)), *Q_RANGE)
-    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= STEPS_MAX:
-        raise InvalidParameterError(f"steps must be an integer in [1, {STEPS_MAX}]; got steps={steps!r}")
+    check_range("sigma", sigma, *SIGMA_RANGE)
+    check_range(qname, q, *Q_RANGE)
+    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or not 1 <= steps <= STEPS_MAX:
+        raise InvalidParameterError(f"steps must be an integer in [1, {STEPS_MAX}]; got steps={shown(steps)}")
 
 
 @dataclass
@@ -301,8 +316,8 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     direction with the larger certified lower end is recomputed at ``precision``, and
     so is any other whose coarse upper end would widen the result.  Every bracket is
     valid at any grid, so the maxima below are certified whichever grids were used."""
-    D = exact(delta)
-    check_range("delta", float(D), DELTA_MIN, 1.0)
+    D = exact(delta, "delta")
+    check_range("delta", D, DELTA_MIN, 1.0)
     phases = _phases(phases)
     start = time.perf_counter()
     n = _directions(phases)
@@ -341,8 +356,8 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
 def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None,
                     engine: str = "fft") -> Bracket:
     """Certified bracket on delta(eps) for the composition of ``phases``."""
-    E = exact(eps)
-    check_range("eps", float(E), 0.0, EPS_MAX)
+    E = exact(eps, "eps")
+    check_range("eps", E, 0.0, EPS_MAX)
     start = time.perf_counter()
     phases = _phases(phases)
     composed = compose(phases, grid_for(precision, mutate, refinement(phases), engine), progress,

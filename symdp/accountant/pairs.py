@@ -43,16 +43,27 @@ from fractions import Fraction
 from flint import arb, fmpq
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import rational
+
+#: the largest size of a parameter of a pair: the grid is chosen in floating point
+MAX_SIZE = Fraction(10) ** 300
+#: the directions of :class:`PoissonGaussian`
+DIRECTIONS = ("remove", "add")
 
 
-def exact(value) -> Fraction:
-    """A parameter as an exact rational: a float is read as its shortest decimal
-    (``0.01`` is 1/100, what the user typed), a string as the decimal it spells."""
-    if isinstance(value, Fraction):
+def exact(value, name: str = "value", lower=None, upper=None, *, lower_open=False) -> Fraction:
+    """A parameter as an exact rational (:func:`symdp.core.validation.rational`: any number a
+    user holds -- int, Fraction, str, float, NumPy and SymPy numbers, mpmath mpf; a float is
+    read as its shortest decimal, ``0.01`` is 1/100), checked against ``lower (<|<=) value
+    <= upper`` and to be at most 1e300 in size; else :class:`InvalidParameterError` naming
+    ``name``, the constraint and the value."""
+    if isinstance(value, Fraction) and lower is None and upper is None and abs(value) <= MAX_SIZE:
         return value
-    if isinstance(value, float):
-        return Fraction(repr(value))
-    return Fraction(value)
+    v = rational(name, value, lower, upper, lower_open=lower_open)
+    if abs(v) > MAX_SIZE:
+        raise InvalidParameterError(f"{name} must be at most 1e300 in size; got {name} of about "
+                                    f"1e{len(str(abs(v.numerator) // v.denominator)) - 1}")
+    return v
 
 
 def ball(value) -> arb:
@@ -112,8 +123,11 @@ class PoissonGaussian(Pair):
     direction: str = "remove"
 
     def __post_init__(self):
-        object.__setattr__(self, "sigma", exact(self.sigma))
-        object.__setattr__(self, "q", exact(self.q))
+        object.__setattr__(self, "sigma", exact(self.sigma, "sigma", 0, lower_open=True))
+        object.__setattr__(self, "q", exact(self.q, "q", 0, 1, lower_open=True))
+        if not isinstance(self.direction, str) or self.direction not in DIRECTIONS:
+            raise InvalidParameterError(f"direction must be 'remove' or 'add'; got "
+                                        f"direction={self.direction!r}")
 
     @property
     def name(self):
@@ -195,8 +209,8 @@ class UniformGaussian(Pair):
     p: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "sigma", exact(self.sigma))
-        object.__setattr__(self, "p", exact(self.p))
+        object.__setattr__(self, "sigma", exact(self.sigma, "sigma", 0, lower_open=True))
+        object.__setattr__(self, "p", exact(self.p, "p", 0, 1, lower_open=True))
 
     @property
     def name(self):
@@ -225,7 +239,7 @@ class Gaussian(Pair):
     mu: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "mu", exact(self.mu))
+        object.__setattr__(self, "mu", exact(self.mu, "mu", 0, lower_open=True))
 
     @property
     def name(self):
@@ -249,7 +263,7 @@ class RandomizedResponse(Pair):
     eps0: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "eps0", exact(self.eps0))
+        object.__setattr__(self, "eps0", exact(self.eps0, "eps0", 0))
 
     @property
     def name(self):
@@ -270,16 +284,16 @@ class RandomizedResponse(Pair):
         return -float(self.eps0), float(self.eps0)
 
 
-def check_range(name: str, value: float, lo: float, hi: float) -> float:
-    """``value`` as a float in [lo, hi], else :class:`InvalidParameterError` naming it."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}") from None
-    if not math.isfinite(v) or not lo <= v <= hi:
+def check_range(name: str, value, lo: float, hi: float) -> float:
+    """``value`` (any number :func:`exact` takes) as a float in [lo, hi], compared exactly
+    (the ends as the decimals they print as), else :class:`InvalidParameterError` naming it."""
+    from ..core.validation import shown
+
+    v = exact(value, name)
+    if not Fraction(repr(lo)) <= v <= Fraction(repr(hi)):
         raise InvalidParameterError(f"{name} must be in [{lo:g}, {hi:g}] (the supported range); "
-                                    f"got {name}={value!r}")
-    return v
+                                    f"got {name}={shown(value) if not isinstance(value, Fraction) else float(v)}")
+    return float(v)
 
 
 @dataclass(frozen=True)
@@ -293,8 +307,8 @@ class EpsDelta(Pair):
     delta0: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "eps0", exact(self.eps0))
-        object.__setattr__(self, "delta0", exact(self.delta0))
+        object.__setattr__(self, "eps0", exact(self.eps0, "eps0", 0))
+        object.__setattr__(self, "delta0", exact(self.delta0, "delta0", 0, 1))
 
     @property
     def name(self):
@@ -325,7 +339,7 @@ class Laplace(Pair):
     b: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "b", exact(self.b))
+        object.__setattr__(self, "b", exact(self.b, "b", 0, lower_open=True))
 
     @property
     def name(self):
@@ -370,9 +384,7 @@ class Subsampled(Pair):
         if not isinstance(self.base, (Gaussian, Laplace, EpsDelta, RandomizedResponse)):
             raise InvalidParameterError(f"base must be a symmetric pair (Gaussian, Laplace, EpsDelta, "
                                         f"RandomizedResponse); got base={self.base!r}")
-        object.__setattr__(self, "p", exact(self.p))
-        if not 0 < self.p <= 1:
-            raise InvalidParameterError(f"p must be in (0, 1]; got p={self.p}")
+        object.__setattr__(self, "p", exact(self.p, "p", 0, 1, lower_open=True))
 
     @property
     def name(self):

@@ -8,10 +8,13 @@ r"""``symdp account``: certified bounds on epsilon(delta) or delta(eps) of DP-SG
 Both ends of the printed bracket are proved (docs/accountant.md); ``--compare`` adds
 what the CLT (GDP), RDP and dp_accounting say, each marked bound or approximation.
 Supported: sigma in [0.5, 10], q (or p) in [1e-4, 0.5], eps <= 20, delta >= 1e-12.
+Limits on work, each named when hit: a schedule file of at most :data:`MAX_SCHEDULE_BYTES`
+bytes and :data:`MAX_PHASES` phases, at most :data:`MAX_TOTAL_STEPS` steps in all.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -19,6 +22,15 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import rational, shown
+
+#: the largest --schedule file read (a schedule is a few lines; /dev/zero is refused)
+MAX_SCHEDULE_BYTES = 1 << 20
+#: the most phases of a schedule: each phase is composed on its own grid and the phases
+#: are then convolved (about a second per phase at --precision 2)
+MAX_PHASES = 20
+#: the most steps of all phases together (each phase's T-fold power costs log T squarings)
+MAX_TOTAL_STEPS = 10 ** 7
 
 
 def add_mechanism_arguments(p):
@@ -34,26 +46,41 @@ def add_mechanism_arguments(p):
     p.add_argument("--schedule", metavar="FILE",
                    help='phases instead of --sigma/--q/--steps: a JSON list of {"sigma", "q" (or "p"), '
                         '"steps"} objects, or a CSV with the header sigma,q,steps')
-    p.add_argument("--precision", type=int, default=2, metavar="N",
+    p.add_argument("--precision", type=_precision_level, default=2, metavar="N",
                    help="grid level 0-6 (h = 2^-(9+N)); higher is tighter and slower (default 2)")
     p.add_argument("--json", action="store_true", help="print a JSON record")
 
 
-def number(name: str, text) -> Fraction:
-    """A decimal typed by the user as an exact rational (never eval'd)."""
+def _precision_level(text) -> int:
+    """--precision: an integer 0-6 (argparse reports a bad one on one line)."""
+    digits = str(text).strip()
+    if not (digits.isascii() and digits.isdigit()) or int(digits[:4]) > 6:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 6]; got {shown(text)}")
+    return int(text)
+
+
+def check_precision(level) -> None:
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 6:
+        raise InvalidParameterError(f"--precision must be an integer in [0, 6]; got --precision={level!r}")
+
+
+def number(name: str, text, where: str = "") -> Fraction:
+    """A decimal typed by the user as an exact rational (never eval'd), named ``--name``
+    (or ``name`` with ``where``: a schedule cell, e.g. "--schedule phase 2: sigma")."""
+    label = f"{where}{name}" if where else f"--{name}"
     if text is None:
-        raise InvalidParameterError(f"--{name} is required")
-    try:
-        value = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise InvalidParameterError(f"--{name} must be a decimal number; got --{name}={text!r}") from None
+        raise InvalidParameterError(f"{label} is required")
+    value = rational(label, text)
+    if abs(value) > 10 ** 300:
+        raise InvalidParameterError(f"{label} must be at most 1e300 in size; got {label}={shown(text)}")
     return value
 
 
-def integer(name: str, text) -> int:
-    value = number(name, text)
+def integer(name: str, text, where: str = "") -> int:
+    value = number(name, text, where)
+    label = f"{where}{name}" if where else f"--{name}"
     if value.denominator != 1:
-        raise InvalidParameterError(f"--{name} must be an integer; got --{name}={text!r}")
+        raise InvalidParameterError(f"{label} must be an integer; got {label}={shown(text)}")
     return int(value)
 
 
@@ -63,7 +90,9 @@ def read_phases(args):
 
     uniform = bool(args.uniform_gaussian)
     rate = "p" if uniform else "q"
-    if args.schedule:
+    if args.schedule is not None:
+        if not args.schedule.strip():
+            raise InvalidParameterError(f"--schedule must name a file; got --schedule={args.schedule!r}")
         if args.sigma or args.q or args.p or args.steps:
             raise InvalidParameterError("--schedule replaces --sigma/--q/--p/--steps; give one or the other")
         rows = _read_schedule(args.schedule, rate)
@@ -74,41 +103,86 @@ def read_phases(args):
             raise InvalidParameterError("--poisson-gaussian takes --q (the sampling rate), not --p")
         rows = [(args.sigma, getattr(args, rate), args.steps)]
     phases, raw = [], []
-    for sigma, q, steps in rows:
-        s, r, t = number("sigma", sigma), number(rate, q), integer("steps", steps)
-        phases.append(uniform_gaussian(s, r, t) if uniform else poisson_gaussian(s, r, t))
+    for i, (sigma, q, steps) in enumerate(rows):
+        where = f"--schedule phase {i + 1}: " if args.schedule is not None else ""
+        s, r, t = number("sigma", sigma, where), number(rate, q, where), integer("steps", steps, where)
+        try:
+            phases.append(uniform_gaussian(s, r, t) if uniform else poisson_gaussian(s, r, t))
+        except InvalidParameterError as exc:  # name the cell or the option, not the API's argument
+            message = str(exc)
+            for field in ("sigma", rate, "steps"):
+                if message.startswith(field + " "):
+                    label = f"{where}{field}" if where else f"--{field}"
+                    message = label + message[len(field):].replace(f"got {field}=", f"got {label}=")
+            raise InvalidParameterError(message) from None
         raw.append((s, r, t))
+    total = sum(t for _, _, t in raw)
+    if total > MAX_TOTAL_STEPS:
+        raise InvalidParameterError(f"at most {MAX_TOTAL_STEPS} steps in all (the limit on work); "
+                                    f"got {total}")
     return raw, phases, uniform
 
 
 def _read_schedule(path, rate):
+    import os
+    import stat
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise InvalidParameterError(f"--schedule must be a regular file; got --schedule={path!r}")
+            data = fh.read(MAX_SCHEDULE_BYTES + 1)
     except OSError as exc:
         raise InvalidParameterError(f"--schedule: cannot read {path!r} ({exc.strerror})") from None
+    if len(data) > MAX_SCHEDULE_BYTES:
+        raise InvalidParameterError(f"--schedule: the file is larger than the limit of "
+                                    f"{MAX_SCHEDULE_BYTES} bytes; got {path!r}")
+    try:
+        text = data.decode("utf-8-sig")   # a byte-order mark (Excel's CSV) is not data
+    except UnicodeDecodeError:
+        raise InvalidParameterError(f"--schedule: {path!r} is not UTF-8 text") from None
     rows = []
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidParameterError(f"--schedule: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            where = f" ({exc.msg}, line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
+            raise InvalidParameterError(f"--schedule: not valid JSON{where}") from None
+        if not isinstance(data, list):
+            raise InvalidParameterError("--schedule: a JSON schedule must be a list of phases")
+        _check_phase_count(len(data))
         for i, item in enumerate(data):
             if not isinstance(item, dict) or not {"sigma", rate, "steps"} <= set(item):
                 raise InvalidParameterError(f"--schedule: phase {i + 1} must be an object with keys "
-                                            f"sigma, {rate}, steps; got {item!r}")
-            rows.append((str(item["sigma"]), str(item[rate]), str(item["steps"])))
+                                            f"sigma, {rate}, steps; got {shown(item)}")
+            rows.append(tuple(_cell(item[key], i, key) for key in ("sigma", rate, "steps")))
     else:
         reader = csv.DictReader(text.splitlines())
-        if not reader.fieldnames or not {"sigma", rate, "steps"} <= {f.strip() for f in reader.fieldnames}:
+        if not reader.fieldnames or not {"sigma", rate, "steps"} <= {f.strip() for f in reader.fieldnames if f}:
             raise InvalidParameterError(f"--schedule: the CSV header must name sigma,{rate},steps; "
-                                        f"got {reader.fieldnames!r}")
-        for row in reader:
+                                        f"got {shown(reader.fieldnames)}")
+        for i, row in enumerate(reader):
+            _check_phase_count(i + 1)
             row = {k.strip(): v for k, v in row.items() if k}
-            rows.append((row["sigma"], row[rate], row["steps"]))
+            rows.append(tuple(_cell(row[key], i, key) for key in ("sigma", rate, "steps")))
     if not rows:
         raise InvalidParameterError("--schedule: no phases in the file")
     return rows
+
+
+def _check_phase_count(n: int) -> None:
+    if n > MAX_PHASES:
+        raise InvalidParameterError(f"--schedule: at most {MAX_PHASES} phases (the limit on work); "
+                                    f"got {n}")
+
+
+def _cell(value, i: int, key: str) -> str:
+    """A schedule cell as text: a JSON number or string, or a CSV field (a missing one is
+    named)."""
+    if value is None or isinstance(value, (bool, list, dict)):
+        raise InvalidParameterError(f"--schedule phase {i + 1}: {key} must be a number; got "
+                                    f"{key}={shown(value)}")
+    return str(value)
 
 
 def fmt(x, direction: str, digits: int = 7) -> str:
@@ -228,14 +302,23 @@ def run(args) -> int:
     raw, phases, uniform = read_phases(args)
     if args.delta is None and args.eps is None:
         raise InvalidParameterError("give --delta D (to bound epsilon) or --eps E (to bound delta)")
+    from ..accountant.certify import DELTA_MIN, EPS_MAX
+    from ..accountant.pairs import check_range
+
+    check_precision(args.precision)
+    delta = eps = None
+    if args.delta is not None:
+        delta = number("delta", args.delta)
+        check_range("--delta", delta, DELTA_MIN, 1.0)
+    else:
+        eps = number("eps", args.eps)
+        check_range("--eps", eps, 0.0, EPS_MAX)
     progress = Progress(not args.json)
     try:
         if args.delta is not None:
-            b = certified_epsilon(phases, number("delta", args.delta), precision=args.precision,
-                                  progress=progress)
+            b = certified_epsilon(phases, delta, precision=args.precision, progress=progress)
         else:
-            b = certified_delta(phases, number("eps", args.eps), precision=args.precision,
-                                progress=progress)
+            b = certified_delta(phases, eps, precision=args.precision, progress=progress)
     finally:
         progress.done()
     rows = compare_rows(raw, uniform, b.quantity, b.given, b.lo, b.hi) if args.compare else []

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 
 from ..core.errors import InvalidParameterError
-from .account import Progress, add_mechanism_arguments, describe, exact_str, fmt, number, read_phases
+from .account import (Progress, add_mechanism_arguments, check_precision, describe, exact_str, fmt, number,
+                      read_phases)
 
 VERDICTS = ("HOLDS", "REFUTED", "UNDECIDED")
 
@@ -40,7 +41,7 @@ def audit(phases, claimed_eps, delta, precision=2, progress=None):
                                       refinement)
     from ..accountant.pairs import PoissonGaussian, UniformGaussian, check_range
 
-    check_range("claimed-eps", float(claimed_eps), 0.0, EPS_MAX)
+    check_range("claimed-eps", claimed_eps, 0.0, EPS_MAX)
     start = time.perf_counter()
     # the eps bracket (each direction on the grid it needed), then delta at the claim on
     # the same composed pairs: every one of them brackets its direction, at any grid
@@ -74,6 +75,12 @@ def run(args) -> int:
     if args.delta is None or args.claimed_eps is None:
         raise InvalidParameterError("give both --delta D and --claimed-eps E")
     E, D = number("claimed-eps", args.claimed_eps), number("delta", args.delta)
+    from ..accountant.certify import DELTA_MIN, EPS_MAX
+    from ..accountant.pairs import check_range
+
+    check_precision(args.precision)
+    check_range("--claimed-eps", E, 0.0, EPS_MAX)
+    check_range("--delta", D, DELTA_MIN, 1.0)
     progress = Progress(not args.json)
     try:
         verdict, info = audit(phases, E, D, args.precision, progress)

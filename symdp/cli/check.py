@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.files import atomic_write, output_file
+from ..core.files import atomic_write, not_an_input, output_file
 from ..proof.runner import (DEFAULT_TIMEOUT, MAX_CHECK_DPS, MAX_TIMEOUT, available_cores,
                             check_all)
 from ..report.check_output import json_report, text_report
@@ -54,6 +54,7 @@ def run(args) -> int:
                          f"got --timeout={args.timeout:g}")
     if args.json is not None and args.json != "-":
         output_file("--json", args.json)  # before any work: a regular file or a new one
+        not_an_input("--json", args.json, args.paths or ["proofs"], within_directories=(".py",))
     show_progress = sys.stderr.isatty()
     progress = progress_printer(show_progress)
     try:

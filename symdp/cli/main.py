@@ -23,9 +23,28 @@ COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", 
             "compose", "calibrate")
 
 
+#: the longest run of characters without a space an error message echoes (a file name of 255
+#: characters and its directory fit): a 100,001-digit
+#: value is shown by its ends and its length, not whole
+MAX_ECHO = 320
+
+
+def short(message: str) -> str:
+    """``message`` on one line with every run of more than :data:`MAX_ECHO` non-space
+    characters cut to its ends and its length."""
+    import re
+
+    def cut(m):
+        word = m.group(0)
+        return f"{word[:24]}...{word[-12:]} ({len(word)} characters)"
+
+    line = message.splitlines()[0] if message else ""
+    return re.sub(r"\S{%d,}" % (MAX_ECHO + 1), cut, line)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage too; keep it short)
-        sys.stderr.write(f"symdp: error: {message}\n")
+        sys.stderr.write(f"symdp: error: {short(message)}\n")
         raise SystemExit(2)
 
 
@@ -62,7 +81,7 @@ def main(argv=None) -> int:
     try:
         return int(args._run(args))
     except (SymdpError, ValueError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        message = short(str(exc)) if str(exc) else type(exc).__name__
         sys.stderr.write(f"symdp: error: {message}\n")
         return 2
     except KeyboardInterrupt:

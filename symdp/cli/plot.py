@@ -25,6 +25,10 @@ KINDS = ("tradeoff", "subsample", "profile", "bagging", "compose")
 #: the largest --mu, --eps and --eps-max drawn: beyond it every curve lies on the axes
 #: (G_100 is below 1e-1000 away from 0) and drawing takes long (--mu 1e400 took 37 s)
 MAX_PARAMETER = 100
+#: the largest --n and --models of ``plot bagging`` (its points are floats of k/n)
+MAX_BAGGING = 10 ** 6
+#: the curves of ``plot profile`` when no --mu is given
+DEFAULT_MU = ("0.5", "1", "2")
 #: the most curves of ``plot profile`` (200 took 40 s and cannot be told apart)
 MAX_CURVES = 20
 
@@ -81,7 +85,7 @@ def add_parser(subparsers):
 
     r = kinds.add_parser("profile", help="privacy profiles delta(eps)")
     r.add_argument("--family", choices=("gaussian", "laplace", "eps-delta"), default="gaussian")
-    r.add_argument("--mu", nargs="+", default=["0.5", "1", "2"],
+    r.add_argument("--mu", nargs="+", action="extend", default=None,
                    help="one curve per mu (default 0.5 1 2)")
     r.add_argument("--eps", default="1", help="eps of f_{eps,delta} (default 1)")
     r.add_argument("--delta", default="0", help="delta of f_{eps,delta} (default 0)")
@@ -104,7 +108,7 @@ def add_parser(subparsers):
     c.add_argument("--delta", default="1e-8", help="delta of f_{eps,delta} (default 1e-8)")
     c.add_argument("--p", default="0.01", help="sampling ratio (default 0.01)")
     c.add_argument("--at-delta", default="1e-5", help="the fixed delta of the composition (default 1e-5)")
-    c.add_argument("--steps", nargs="+", default=None, metavar="T",
+    c.add_argument("--steps", nargs="+", action="extend", default=None, metavar="T",
                    help="numbers of compositions (default 10 20 50 ... 10000)")
     common(c)
     return p
@@ -123,10 +127,10 @@ def build(args):
     if args.kind == "profile":
         from ..subsampling import subsample
 
-        if args.family != "eps-delta" and len(args.mu) > MAX_CURVES:
+        if args.family != "eps-delta" and len(args.mu or ()) > MAX_CURVES:
             raise InvalidParameterError(f"--mu takes at most {MAX_CURVES} values (one curve "
                                         f"each); got {len(args.mu)}")
-        fs = [_family(args, mu) for mu in (args.mu if args.family != "eps-delta" else [None])]
+        fs = [_family(args, mu) for mu in (args.mu or DEFAULT_MU if args.family != "eps-delta" else [None])]
         if args.p is not None:
             fs += [subsample(f, _number("--p", args.p)) for f in fs]
         eps_max = float(_number("--eps-max", args.eps_max))
@@ -137,17 +141,33 @@ def build(args):
         from ..bagging.schemes import Bagging, sampling_from_flags
         from .arguments import integer_argument
 
-        n = integer_argument("n", args.n)
-        models = integer_argument("models", args.models)
+        n = integer_argument("--n", args.n)
+        models = integer_argument("--models", args.models)
+        for name, value in (("--n", n), ("--models", models)):
+            if value > MAX_BAGGING:
+                raise InvalidParameterError(f"{name} must be at most {MAX_BAGGING} for a plot (the "
+                                            f"limit on work; symdp bagging takes any size); got "
+                                            f"{name}={value}")
         sampling = sampling_from_flags(args.without_replacement, args.joint)
         Bagging(n, 1, models, sampling)  # validates n and models (one line on error)
         return plotting.bagging_figure(n, models, sampling)
     if args.kind == "compose":
-        from ..core.validation import nonnegative, positive_integer, probability
+        from ..core.validation import nonnegative, probability
+
+        from ..composition.seed_claim import MAX_T, MAX_TOTAL_T
+        from .arguments import integer_argument
 
         steps = plotting.composition.DEFAULT_STEPS if args.steps is None else \
-            [positive_integer("--steps", t) for t in args.steps]
-        return plotting.composition_figure(nonnegative("--eps", args.eps), probability("--delta", args.delta),
+            [integer_argument("--steps", t) for t in args.steps]
+        for t in steps:
+            if t > MAX_T:
+                raise InvalidParameterError(f"--steps must be at most {MAX_T} (the limit on work); "
+                                            f"got --steps={t}")
+        if sum(steps) > MAX_TOTAL_T:
+            raise InvalidParameterError(f"--steps must sum to at most {MAX_TOTAL_T} (the limit on "
+                                        f"work); got {sum(steps)}")
+        return plotting.composition_figure(nonnegative("--eps", _number("--eps", args.eps)),
+                                           probability("--delta", args.delta),
                                            probability("--p", args.p), probability("--at-delta", args.at_delta),
                                            steps)
     raise InvalidParameterError(f"unknown plot kind {args.kind!r}; choose from {', '.join(KINDS)}")

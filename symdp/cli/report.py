@@ -50,6 +50,7 @@ def run(args) -> int:
     from ..report import LatexCompileError, write_report
 
     output_directory("--out", args.out)  # not "" (the current folder), not a file
+    _outputs_are_not_inputs(args)
     if args.from_json is not None:
         if not args.from_json.strip():  # Path("") would be the current folder
             raise ValueError(f"--from-json must be a file path; got --from-json={args.from_json!r}")
@@ -79,6 +80,27 @@ def run(args) -> int:
         if show_progress:
             sys.stderr.write("\r" + " " * 80 + "\r")
     return _summarise(out, checked=not args.no_check)
+
+
+def _outputs_are_not_inputs(args) -> None:
+    """--out, and the files the report writes in it (the document, its PDF and log,
+    figures/), never name an input of the run (a proof file, a proof directory, --from-json)."""
+    import os
+    from pathlib import Path
+
+    from ..core.files import not_an_input
+    from ..report.build import DEFAULT_NAME
+
+    # an input that is no path at all (empty, a NUL) is refused by its own check later
+    inputs = [p for p in (*(args.paths or []), args.from_json) if p and p.strip() and "\x00" not in p]
+    not_an_input("--out", args.out, inputs)
+    out = Path(args.out)
+    written = [out / f"{DEFAULT_NAME}{suffix}" for suffix in (".tex", ".pdf")]
+    for given in inputs:  # a figure is replaced by name: no input may sit in figures/
+        if given and Path(os.path.realpath(given)).parent == Path(os.path.realpath(out / "figures")):
+            written.append(out / "figures" / Path(given).name)
+    for path in written:
+        not_an_input("--out", path, inputs)
 
 
 def _run_from_json(args) -> int:

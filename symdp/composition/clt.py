@@ -54,7 +54,7 @@ from ..core.errors import InvalidParameterError
 from ..core.special import Phi, mp_phi
 from ..tradeoff.families import EpsDelta, Gaussian, Laplace
 from ..numeric.mp_compiler import to_mpf
-from ..core.validation import nonnegative, parameter, positive_integer, probability
+from ..core.validation import nonnegative, parameter, positive_integer, precision, probability
 
 __all__ = ["Functionals", "functionals", "clt_mu", "BerryEsseen", "berry_esseen",
            "sgd_functionals", "sgd_clt_mu", "sgd_limit_mu", "sgd_limit_constant"]
@@ -200,6 +200,7 @@ def sgd_functionals(sigma, p, scheme: str = "uniform", dps: int = 30) -> Functio
       :math:`\int h(\log|f'|) = E[h(u(Z))]`, Z ~ N(0, 1).
     """
     sigma, p = _sgd_params(sigma, p)
+    dps = precision("dps", dps)
     if scheme not in ("uniform", "poisson"):
         raise InvalidParameterError(f"scheme must be 'uniform' or 'poisson'; got scheme={scheme!r}")
     with mpmath.workdps(dps + 10):

@@ -35,7 +35,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..numeric.mp_compiler import to_mpf
-from ..core.validation import nonnegative, positive_integer, probability, to_exact
+from ..core.validation import nonnegative, positive_integer, precision, probability, to_exact
 from .privacy_loss import LossAtoms, compare_exact
 
 __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value",
@@ -44,6 +44,17 @@ __all__ = ["kov_profile", "kov_profile_value", "kov_epsilon", "kov_epsilon_value
 
 #: heterogeneous products are enumerated exactly up to this many factors (2^12 = 4096 losses)
 MAX_HETEROGENEOUS = 12
+#: the largest k of the O(k) numeric KOV walks (about 10 s at k = 10^5; a larger k is refused
+#: naming this limit, not left to run for hours)
+MAX_KOV_K = 10 ** 5
+
+
+def _value_params(eps, delta, k, dps):
+    eps, delta, k = _params(eps, delta, k)
+    if k > MAX_KOV_K:
+        raise InvalidParameterError(f"k must be at most {MAX_KOV_K} for a numeric value (the "
+                                    f"limit on work: the sum has k + 1 terms); got k={k}")
+    return eps, delta, k, precision("dps", dps)
 
 
 def _params(eps, delta, k):
@@ -84,7 +95,7 @@ def _segments(eps, delta, k):
 
 def kov_profile_value(eps, delta, k, t, dps: int = 30):
     """:func:`kov_profile` at ``dps`` digits (an mpf), in O(k) operations."""
-    eps, delta, k = _params(eps, delta, k)
+    eps, delta, k, dps = _value_params(eps, delta, k, dps)
     t_exact = to_exact("t", t)
     with mpmath.workdps(dps + 20):
         e, d, tt = to_mpf(eps), to_mpf(delta), to_mpf(t_exact)
@@ -110,7 +121,7 @@ def kov_epsilon_value(eps, delta, k, target, dps: int = 30):
     walk the segments from the largest loss down until the profile at the segment's lower
     end reaches the target, then :math:`t = \log((A-\delta)/B)`.  Returns ``mpmath.inf``
     when target < :math:`1-(1-\delta)^k` (no finite ε)."""
-    eps, delta, k = _params(eps, delta, k)
+    eps, delta, k, dps = _value_params(eps, delta, k, dps)
     target = probability("delta", target)
     with mpmath.workdps(dps + 20):
         e, d, tgt = to_mpf(eps), to_mpf(delta), to_mpf(target)
@@ -216,6 +227,7 @@ def grouped_profile_value(groups, t, dps: int = 30):
     r""":math:`\delta(t)` of :math:`\bigotimes_j f_{\varepsilon_j,\delta_j}^{\otimes k_j}` at ``dps``
     digits, by enumerating the :math:`\prod_j (k_j + 1)` finite losses."""
     groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    dps = precision("dps", dps)
     t_exact = to_exact("t", t) if not isinstance(t, mpmath.mpf) else None
     with mpmath.workdps(dps + 20):
         inf_mass, atoms = _grouped_atoms(groups, dps + 20)
@@ -230,6 +242,7 @@ def grouped_epsilon_value(groups, target, dps: int = 30):
     r"""The smallest t ≥ 0 with :math:`\delta(t) \le` ``target`` for the grouped product: on the
     segment holding the target the profile is :math:`A - Be^t`, so :math:`t = \log((A-\delta)/B)`."""
     groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    dps = precision("dps", dps)
     target = probability("delta", target)
     with mpmath.workdps(dps + 20):
         inf_mass, atoms = _grouped_atoms(groups, dps + 20)
@@ -263,6 +276,7 @@ def grouped_trade_off_value(groups, alpha, dps: int = 30):
     the enumerated losses: reject the +∞ atom, then atoms by decreasing loss (P-mass
     :math:`q e^{-L}`), the boundary atom in part."""
     groups = [(nonnegative("eps", e), probability("delta", d), positive_integer("k", k)) for e, d, k in groups]
+    dps = precision("dps", dps)
     a = probability("alpha", alpha)
     with mpmath.workdps(dps + 20):
         inf_mass, atoms = _grouped_atoms(groups, dps + 20)

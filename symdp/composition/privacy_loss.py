@@ -294,6 +294,13 @@ class LossAtoms:
         return len(self.atoms)
 
 
+def _digits_of_size(x) -> int:
+    """Decimal digits of the integer part of |x| (0 for |x| < 1, and for 0, inf, nan)."""
+    if not mpmath.isfinite(x) or abs(x) < 1:
+        return 0
+    return int(mpmath.log10(abs(x))) + 1
+
+
 class GaussianLoss:
     r"""The loss of :math:`G_\mu = T(N(0,1), N(\mu,1))`: :math:`L(x) = \mu x - \mu^2/2`, so
     under Q = N(μ, 1), :math:`L \sim N(\mu^2/2, \mu^2)`.  Its profile (DRS Cor. 2.13,
@@ -303,11 +310,16 @@ class GaussianLoss:
         self.mu = nonnegative("mu", mu)
 
     def profile(self, eps):
-        m = to_mpf(self.mu)
         e = mpmath.mpf(eps)
-        if m == 0:
-            return mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
-        return mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
+        # e^eps carries the absolute error of eps times e^eps: keep log10|eps| more digits so
+        # the difference is right to the working precision relative to its size
+        with mpmath.extradps(_digits_of_size(e) + 5):
+            m = to_mpf(self.mu)
+            if m == 0:
+                value = mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
+            else:
+                value = mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
+        return +value
 
     def kinks(self):
         return []
@@ -464,7 +476,10 @@ def product_profile(losses, eps):
 def epsilon_for_delta(profile, delta, hi=None):
     r"""The smallest ε ≥ 0 with ``profile(ε) <= delta`` (the profile is non-increasing), by
     bracketed root-finding (:func:`symdp.numeric.roots.decreasing_inverse`) at the
-    current precision; the bracket [0, hi] is doubled until it holds the root."""
+    current precision; the bracket [0, hi] is doubled until it holds the root (never
+    returned as the answer: past 2^60 the search says the root lies beyond).  The
+    root-find is on δ(ε)/δ = 1, so its tolerance is relative to δ: an absolute one would
+    accept any ε once δ(ε) is below it (δ = 1e-300 used to give the bracket's end 64)."""
     delta = mpmath.mpf(delta)
     if profile(mpmath.mpf(0)) <= delta:
         return mpmath.mpf(0)
@@ -474,8 +489,11 @@ def epsilon_for_delta(profile, delta, hi=None):
             break
         hi *= 2
     else:
-        raise RootFindingError(f"profile stays above delta={mpmath.nstr(delta, 5)} up to eps={hi}")
-    return decreasing_inverse(profile, delta, lo=0, hi=hi)
+        raise RootFindingError(f"eps(delta={mpmath.nstr(delta, 5)}) lies beyond eps = "
+                               f"{mpmath.nstr(hi, 5)}: the profile stays above delta up to there")
+    if delta == 0:
+        return decreasing_inverse(profile, delta, lo=0, hi=hi)
+    return decreasing_inverse(lambda e: profile(e) / delta, 1, lo=0, hi=hi)
 
 
 def _arb_of(value, prec: int):

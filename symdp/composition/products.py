@@ -29,14 +29,14 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..core.errors import InvalidParameterError
+from ..core.errors import InvalidParameterError, RootFindingError
 from ..subsampling.operator import as_trade_off
 from ..tradeoff.base import TradeOff, alpha, varepsilon
 from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from ..numeric.mp_compiler import to_mpf
 from ..numeric.roots import golden_max
 from ..tradeoff.numeric import ValueByDefinitionAt
-from ..core.validation import parameter, to_exact
+from ..core.validation import parameter, precision, to_exact
 from .eps_delta import eps_delta_groups, grouped_epsilon_value, grouped_profile_value
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
 
@@ -339,6 +339,9 @@ def _eps_delta_groups(closed):
 def profile_value(f, eps, dps: int = 30):
     r""":math:`\delta_f(\varepsilon)` for a product f at ``dps`` digits (two guard passes are
     the caller's business: this is one evaluation at ``dps + 10``)."""
+    dps = precision("dps", dps)
+    if isinstance(eps, mpmath.mpf) and mpmath.isnan(eps):
+        raise InvalidParameterError("eps must be a number; got eps=nan")
     eps_exact = to_exact("eps", eps) if not isinstance(eps, mpmath.mpf) else eps
     closed = f.doit()
     groups = _eps_delta_groups(closed)
@@ -366,6 +369,7 @@ def epsilon_value(f, delta, dps: int = 30):
     from ..core.validation import probability
 
     delta = probability("delta", delta)
+    dps = precision("dps", dps)
     closed = f.doit()
     groups = _eps_delta_groups(closed)
     if groups is not None:
@@ -423,6 +427,7 @@ def trade_off_value(f, x, dps: int = 15):
     :math:`f(\alpha) = \max\{0, \sup_{s>0}(1 - \delta(\log s) - s\alpha)\}` (the objective
     is concave in s since :math:`\delta(\log s) = 1 + f^*(-s)`), by golden-section search."""
     x = to_exact("alpha", x)
+    dps = precision("dps", dps)
     groups = _eps_delta_groups(f)
     if groups is not None:
         from .eps_delta import grouped_trade_off_value
@@ -439,8 +444,11 @@ def trade_off_value(f, x, dps: int = 15):
                 return 1 - product_profile(losses, mpmath.log(s)) - s * a
 
             hi = mpmath.mpf(2)
-            while objective(hi) > objective(hi / 2) and hi < mpmath.mpf(10) ** 12:
+            while objective(hi) > objective(hi / 2):   # widen until the maximiser is inside
                 hi *= 4
+                if hi > mpmath.mpf(10) ** 300:
+                    raise RootFindingError(f"the maximiser of 1 - delta(log s) - s*alpha at "
+                                           f"alpha={x} lies beyond s = 1e300")
             value = max(mpmath.mpf(0), golden_max(objective, mpmath.mpf(10) ** -12, hi))
     with mpmath.workdps(dps):
         return +value

@@ -13,7 +13,10 @@ through :func:`output_file` before any work and :func:`atomic_write` (or
 * the data go to a temporary file beside the target, which replaces it only when complete
   (an interrupted write leaves the old file and no stray temporary file);
 * a new file gets mode ``0o666 & ~umask`` (0644 under the usual umask 022), like any file
-  a program creates; a replaced file keeps its mode.
+  a program creates; a replaced file keeps its mode;
+* an output never names an input of the same run (:func:`not_an_input`): the paths are
+  compared resolved, through symbolic links and ``..``, and as the same file (a hard link),
+  so ``symdp check proof.py --json proof.py`` is refused before any work.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from pathlib import Path
 
 from .errors import InvalidParameterError
 
-__all__ = ["atomic_path", "atomic_write", "new_file_mode", "output_directory", "output_file"]
+__all__ = ["atomic_path", "atomic_write", "new_file_mode", "not_an_input", "output_directory",
+           "output_file"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -79,6 +83,40 @@ def output_file(name: str, path) -> Path:
         raise InvalidParameterError(f"{name}: cannot use {text!r}: "
                                     f"{exc.strerror or type(exc).__name__}") from None
     return p
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def not_an_input(name: str, output, inputs, *, within_directories: tuple = ()) -> None:
+    """Refuse (:class:`InvalidParameterError` naming ``name`` and the input) an ``output`` path
+    that is one of ``inputs`` (files or directories) after resolving links and ``..``, or
+    the same file.  With ``within_directories`` (suffixes such as ``(".py",)``), an output
+    with one of them inside an input directory counts as an input too (the run reads every
+    such file there)."""
+    out = Path(_text(name, output))
+    for given in inputs:
+        if given is None:
+            continue
+        source = Path(given)
+        if _same(out, source):
+            raise InvalidParameterError(
+                f"{name} would replace an input of this run: {str(output)!r} is {str(given)!r}")
+        try:
+            inside = source.is_dir() and Path(os.path.realpath(out)).is_relative_to(
+                os.path.realpath(source))
+        except OSError:
+            inside = False
+        if inside and out.suffix in within_directories:
+            raise InvalidParameterError(
+                f"{name} would write a file that this run reads: {str(output)!r} is inside the "
+                f"input directory {str(given)!r}")
 
 
 def output_directory(name: str, path) -> Path:

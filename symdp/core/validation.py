@@ -1,14 +1,21 @@
 """Validation of parameters: numbers, decimal strings or SymPy expressions.
 
-Numbers are converted exactly: a Python ``float`` or a decimal string becomes the
-Rational of its shortest decimal representation (``0.1`` -> ``1/10``), a ``Fraction`` its
-Rational and an ``mpmath.mpf`` its exact binary value (every bit of its precision), so exact
-inputs stay exact.  Symbolic parameters whose sign SymPy cannot decide are
+Numbers are accepted as users hold them and converted exactly, once, here (every module
+goes through :func:`to_exact`, :func:`parameter` or :func:`rational`): a Python ``float``, a
+NumPy floating scalar (``float64``, ``float32``, ...) or a decimal string becomes the
+Rational of its shortest decimal representation in its own precision (``0.1`` and
+``numpy.float32(0.1)`` -> ``1/10``), an ``int``, NumPy integer, ``Fraction`` or
+``decimal.Decimal`` its Rational, an ``mpmath.mpf`` its exact binary value (every bit of its
+precision) and a SymPy number stays itself, so exact inputs stay exact.  NaN, infinities,
+booleans, complex numbers and numbers too large to handle (:data:`MAX_DIGITS`,
+:data:`MAX_EXPONENT`) are refused naming the parameter.  Symbolic parameters whose sign SymPy cannot decide are
 accepted and the constraint is returned as a condition to record.
 """
 
 from __future__ import annotations
 
+import decimal
+import fractions
 import math
 import numbers
 import re
@@ -29,6 +36,20 @@ MAX_EXPONENT = 1000
 #: the largest working precision (significant digits) of a numeric evaluation
 MAX_DPS = 10_000
 _MAX_BITS = int(MAX_DIGITS * 3.3219280948873626) + 1
+
+
+def shown(value, limit: int = 60) -> str:
+    """``value`` as an error message shows it: its ``repr`` (or the text itself), cut to
+    ``limit`` characters with the total length said -- a 100,001-digit value is not echoed
+    whole."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}...{text[-8:]} ({len(text)} characters)"
+
+
+def _is_numpy(value) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "dtype")
 
 
 def _digits_of(n: int) -> int:
@@ -69,51 +90,85 @@ def precision(name: str, value, *, minimum: int = 1, maximum: int = MAX_DPS) -> 
 
 def to_exact(name: str, value) -> sp.Expr:
     """Return ``value`` as a SymPy expression, exactly; never evaluates text as code."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (_is_numpy(value) and value.dtype.kind == "b"):
         raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
+    if _is_numpy(value) and getattr(value, "ndim", 0) != 0:
+        raise InvalidParameterError(f"{name} must be a number, not an array; got {name}={shown(value)}")
     if isinstance(value, sp.Basic):
         expr = value
+        if isinstance(expr, sp.Float) and expr.is_finite and expr != 0 and \
+                abs(sp.Integer(expr._mpf_[2]) + expr._mpf_[3]) > _MAX_BITS:
+            raise InvalidParameterError(f"{name} must be between 1e-{MAX_EXPONENT} and "
+                                        f"1e{MAX_EXPONENT} in size; got {name}={shown(value)}")
     elif isinstance(value, mpmath.mpf):   # before numbers.Real: its exact binary value, every bit
         if mpmath.isnan(value) or mpmath.isinf(value):
             raise InvalidParameterError(f"{name} must be a finite number; got {name}={value}")
         man, exp = value.man_exp
+        if value != 0 and abs(exp + int(man).bit_length()) > _MAX_BITS:  # 2**exp would not fit
+            raise InvalidParameterError(f"{name} must be between 1e-{MAX_EXPONENT} and "
+                                        f"1e{MAX_EXPONENT} in size; got {name}={shown(value)}")
         expr = sp.Integer(man) * sp.Integer(2) ** exp
     elif isinstance(value, numbers.Integral):
         _check_size(name, value)
         expr = sp.Integer(int(value))
     elif isinstance(value, numbers.Rational):      # fractions.Fraction: exact, not via float
         expr = sp.Rational(value.numerator, value.denominator)
+    elif isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise InvalidParameterError(f"{name} must be a finite number; got {name}={value!r}")
+        return to_exact(name, str(value))
     elif isinstance(value, numbers.Real):
         f = float(value)
         if math.isnan(f) or math.isinf(f):
             raise InvalidParameterError(f"{name} must be a finite number; got {name}={value!r}")
-        expr = sp.Rational(repr(f))
+        # a NumPy scalar by the shortest decimal of its own precision (float32(0.1) -> 1/10)
+        expr = sp.Rational(str(value) if _is_numpy(value) and _DECIMAL.match(str(value))
+                           else repr(f))
     elif isinstance(value, str):
-        text = value.strip()
+        text = value.strip().lstrip("\ufeff")
+        if not text:
+            raise InvalidParameterError(f"{name} must be a number; got an empty value ({name}={value!r})")
         if len(text) > MAX_DIGITS:
             raise InvalidParameterError(f"{name} must be a number of at most {MAX_DIGITS} "
                                         f"characters; got {len(text)} characters")
-        decimal = _DECIMAL.match(text)
-        if decimal and decimal.group(3) and abs(int(decimal.group(3)[1:])) > MAX_EXPONENT:
+        decimal_ = _DECIMAL.match(text)
+        if decimal_ and decimal_.group(3) and abs(int(decimal_.group(3)[1:])) > MAX_EXPONENT:
             raise InvalidParameterError(f"{name} must be between 1e-{MAX_EXPONENT} and "
                                         f"1e{MAX_EXPONENT} in size; got {name}={text}")
-        if decimal:
+        if decimal_:
             expr = sp.Rational(text)
         elif _FRACTION.match(text):
             num, den = (int(t) for t in text.split("/"))
             if den == 0:
                 raise InvalidParameterError(f"{name} must be a finite number; got {name}={value!r}")
             expr = sp.Rational(num, den)
+        elif text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise InvalidParameterError(f"{name} must be a finite number; got {name}={text}")
         else:
-            raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
+            raise InvalidParameterError(f"{name} must be a number; got {name}={shown(value)}")
     else:
-        raise InvalidParameterError(f"{name} must be a number; got {name}={value!r}")
+        raise InvalidParameterError(f"{name} must be a number; got {name}={shown(value)}")
     _check_size(name, expr)
     if expr.has(sp.nan) or expr.has(sp.zoo) or expr.has(sp.oo) or expr.has(-sp.oo):
         raise InvalidParameterError(f"{name} must be a finite number; got {name}={expr}")
     if expr.is_real is False:
-        raise InvalidParameterError(f"{name} must be real; got {name}={expr}")
+        raise InvalidParameterError(f"{name} must be real; got {name}={shown(expr)}")
     return expr
+
+
+def rational(name: str, value, lower=None, upper=None, *, lower_open=False,
+             upper_open=False) -> fractions.Fraction:
+    """A number (any form :func:`to_exact` takes) as an exact :class:`fractions.Fraction`,
+    checked against ``lower (<|<=) value (<|<=) upper`` like :func:`parameter`.  For the
+    numerics that need a rational (Arb balls, exact grids): an irrational or symbolic
+    value is refused naming ``name``.  A SymPy ``Float`` is its exact binary value."""
+    expr = parameter(name, value, lower, upper, lower_open=lower_open, upper_open=upper_open)
+    if isinstance(expr, sp.Float):
+        expr = sp.Rational(expr)
+    if not expr.is_Rational:
+        raise InvalidParameterError(f"{name} must be a rational number (a decimal, a fraction "
+                                    f"or a float); got {name}={shown(expr)}")
+    return fractions.Fraction(int(expr.p), int(expr.q))
 
 
 def _describe(lower, upper, lower_open, upper_open) -> str:
@@ -141,10 +196,11 @@ def parameter(name: str, value, lower=None, upper=None, *, lower_open=False,
     """
     expr = to_exact(name, value)
     constraint = _describe(lower, upper, lower_open, upper_open)
-    shown = value if isinstance(value, (int, float, str)) and not isinstance(value, bool) else expr
+    shown_ = shown(value).strip("'") if isinstance(value, (int, float, str)) and \
+        not isinstance(value, bool) else shown(expr)
     if integer:
         if expr.is_integer is False:
-            raise InvalidParameterError(f"{name} must be an integer {constraint}; got {name}={shown}")
+            raise InvalidParameterError(f"{name} must be an integer {constraint}; got {name}={shown_}")
         if expr.is_integer is None and conditions is not None:
             conditions.append(sp.Eq(expr, sp.floor(expr)))
     checks = []
@@ -154,11 +210,11 @@ def parameter(name: str, value, lower=None, upper=None, *, lower_open=False,
         checks.append(sp.Lt(expr, upper) if upper_open else sp.Le(expr, upper))
     for rel in checks:
         if rel is sp.false:
-            raise InvalidParameterError(f"{name} must be {constraint}; got {name}={shown}")
+            raise InvalidParameterError(f"{name} must be {constraint}; got {name}={shown_}")
         if rel is not sp.true:
             if conditions is None:
                 raise InvalidParameterError(
-                    f"{name} must be {constraint}; cannot decide it for {name}={shown}")
+                    f"{name} must be {constraint}; cannot decide it for {name}={shown_}")
             conditions.append(rel)
     return expr
 

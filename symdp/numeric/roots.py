@@ -164,7 +164,7 @@ def decreasing_inverse(func, a, *, lo=0, hi=1, tol=None):
     residual = func(hi) - a
     if abs(residual) > tol and not (a == 0 and residual <= 0):
         # a is not attained: f jumps (cannot happen for a continuous f) -- say so
-        if hi - lo > tol:
+        if hi - lo > tol * max(1, abs(hi)):  # relative: t = 5e5 has no 1e-42 absolute digits
             raise RootFindingError(f"bisection did not converge: interval width {mpmath.nstr(hi - lo, 5)}",
                                    residual=residual, tolerance=tol)
     return +hi

@@ -27,6 +27,12 @@ def composition_figure(eps=1, delta="1e-8", p="0.01", target="1e-5", steps=DEFAU
 
     rows = [(T, a, b) for T, a, b in loss_table(eps, delta, p, target, steps)
             if a is not None and b is not None]
+    if not rows:   # an empty figure is not a result
+        from ..core.errors import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"at-delta={_num(target)}: no finite eps at this delta for any T asked (the mass at "
+            f"infinity, 1 - (1 - delta')^T, exceeds it): nothing to draw")
     Ts = [T for T, _, _ in rows]
     cp = [float(a.mid()) for _, a, _ in rows]
     lemma = [float(b.mid()) for _, _, b in rows]

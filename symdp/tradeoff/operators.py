@@ -22,6 +22,30 @@ from .solve import solve_for
 _t = sp.Dummy("t", real=True)
 
 
+def _operand(name: str, f, *, pointwise_min: bool = False) -> TradeOff:
+    """The trade-off function an operator acts on: a :class:`TradeOff` (``min{f, g}`` only
+    where ``pointwise_min``), or a SymPy expression in alpha made one (``TradeOff(expr)``,
+    Prop. 2.2 checked); text is refused, never sympified, and so is anything else, naming
+    ``name`` -- not an error deep inside a later evaluation."""
+    from ..core.errors import InvalidParameterError, NotATradeOffFunctionError
+    from ..core.validation import shown
+
+    if isinstance(f, PointwiseMin) and not pointwise_min:
+        raise NotATradeOffFunctionError(
+            f"{name} must be a trade-off function (Prop. 2.2); min{{f, g}} is not convex in "
+            "general -- convexify it first (ConvexEnvelope)")
+    if isinstance(f, TradeOff):
+        return f
+    if isinstance(f, str):
+        raise InvalidParameterError(
+            f"{name} must be a trade-off function (e.g. Gaussian(1)) or a SymPy expression in "
+            f"alpha, not text; got {name}={shown(f)} (symdp.parsing.parse_formula reads text)")
+    if isinstance(f, sp.Expr) and not f.is_number:
+        return TradeOff(f)
+    raise InvalidParameterError(f"{name} must be a trade-off function (e.g. Gaussian(1)); got "
+                                f"{name}={shown(f)}")
+
+
 class Mixture(TradeOff):
     r""":math:`f_p = p f + (1-p)\,\mathrm{Id}` (Def. 4.1): with probability 1 - p the
     individual is not in the sample and enjoys perfect privacy.
@@ -30,6 +54,7 @@ class Mixture(TradeOff):
     """
 
     def __new__(cls, f, p):
+        f = _operand("f", f)
         conditions = list(getattr(f, "conditions", ()))
         p = probability("p", p, conditions)
         if p == 1:
@@ -75,6 +100,7 @@ class Inverse(TradeOff):
     """
 
     def __new__(cls, f):
+        f = _operand("f", f)
         if isinstance(f, Inverse):
             return f.base
         return super().__new__(cls, f, conditions=getattr(f, "conditions", ()))
@@ -141,7 +167,7 @@ class PointwiseMin(TradeOff):
     :math:`\max\{f^*, g^*\}`."""
 
     def __new__(cls, f, g):
-        return super().__new__(cls, f, g)
+        return super().__new__(cls, _operand("f", f), _operand("g", g))
 
     def expr(self, x=alpha):
         x = sp.sympify(x)
@@ -173,7 +199,7 @@ class ConvexEnvelope(TradeOff):
     """
 
     def __new__(cls, h):
-        return super().__new__(cls, h)
+        return super().__new__(cls, _operand("h", h, pointwise_min=True))
 
     @property
     def base(self):

@@ -86,7 +86,7 @@ def test_audit_inside_the_bracket_is_undecided(capsys):
     (["account", "--sigma", "1", "--q", "0.01", "--steps", "10", "--eps", "25"], "eps must be in"),
     (["account", "--sigma", "1", "--q", "0.01", "--steps", "1.5", "--delta", "1e-5"], "--steps must be an integer"),
     (["account", "--sigma", "1", "--q", "0.01", "--steps", "0", "--delta", "1e-5"], "steps must be an integer in"),
-    (["account", "--sigma", "nan", "--q", "0.01", "--steps", "10", "--delta", "1e-5"], "--sigma must be a decimal"),
+    (["account", "--sigma", "nan", "--q", "0.01", "--steps", "10", "--delta", "1e-5"], "--sigma must be a finite number"),
     (["account", "--sigma", "1", "--q", "0.01", "--steps", "10"], "give --delta"),
     (["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5"], "--q is required"),
     (["account", "--uniform-gaussian", "--sigma", "1", "--q", "0.1", "--steps", "10", "--delta", "1e-5"], "takes --p"),

@@ -36,12 +36,12 @@ def test_gaussian_closed_form_and_profile(capsys):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["--gaussian", "-1"], "mu must be >= 0"),
-    (["--eps-delta", "0.1", "2"], "delta must be in"),
+    (["--gaussian", "-1"], "--gaussian must be in [0, 1000]"),
+    (["--eps-delta", "0.1", "2"], "--eps-delta DELTA must be in [0, 1]"),
     (["--eps-delta", "0.1", "0", "--times", "0"], "times must be"),
     (["--eps-delta", "0.1", "0", "--delta", "x"], "delta must be a number"),
     (["--subsampled-gaussian", "--sigma", "1", "--p", "0.1", "--steps", "10"], "needs --clt"),
-    (["--gaussian", "1", "--dps", "10"], "--dps must be >= 30"),
+    (["--gaussian", "1", "--dps", "10"], "--dps must be an integer in [30, 200]"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, match):
     code, out, err = _run(capsys, *argv)

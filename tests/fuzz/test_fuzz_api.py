@@ -183,3 +183,130 @@ def test_step(relation, side):
         one_line(exc, ["relation", "rhs", "lhs"])
         return
     assert step.relation in ("=", "<=", "<", ">=", ">")
+
+
+# --------------------------------------------------------------------------- issue #22: the newer APIs
+
+def _fraction_of(value):
+    """The exact rational a number stands for (the shared conversion, then a Fraction)."""
+    v = to_exact("x", value)
+    v = sp.Rational(v) if isinstance(v, sp.Float) else v
+    return fractions.Fraction(int(v.p), int(v.q))
+
+
+def _pair_classes():
+    from symdp.accountant import pairs as P
+
+    # (constructor, [(field, which argument it comes from)])
+    return [(lambda a, b, d: P.PoissonGaussian(a, b, d), [("sigma", 0), ("q", 1), ("direction", 2)]),
+            (lambda a, b, d: P.UniformGaussian(a, b), [("sigma", 0), ("p", 1)]),
+            (lambda a, b, d: P.Gaussian(a), [("mu", 0)]),
+            (lambda a, b, d: P.EpsDelta(a, b), [("eps0", 0), ("delta0", 1)]),
+            (lambda a, b, d: P.Laplace(a), [("b", 0)]),
+            (lambda a, b, d: P.RandomizedResponse(a), [("eps0", 0)]),
+            (lambda a, b, d: P.Subsampled(P.Gaussian(1), b), [("p", 1)])]
+
+
+@settings(FUZZ, max_examples=150)
+@given(a=values, b=values, direction=st.sampled_from(["remove", "add", "sideways", "", None, 1, "ADD"]))
+def test_accountant_pairs(a, b, direction):
+    """The accountant's pairs: an InvalidParameterError naming the parameter, or the exact
+    rational given (never clipped), within the pair's domain."""
+    for make, fields in _pair_classes():
+        count("api accountant pairs")
+        try:
+            pair = make(a, b, direction)
+        except InvalidParameterError as exc:
+            one_line(exc, [field for field, _ in fields])
+            continue
+        for field, source in fields:
+            if field != "direction":
+                stored = getattr(pair, field)
+                assert isinstance(stored, fractions.Fraction)
+                assert stored == _fraction_of((a, b)[source])
+        if hasattr(pair, "direction"):
+            assert pair.direction in ("remove", "add")
+
+
+@settings(FUZZ, max_examples=60)
+@given(pairs=st.sampled_from([(), None, [], "x", (1,), "pairs", "G"]) | st.just("ok"), steps=values)
+def test_phase(pairs, steps):
+    from symdp.accountant import Gaussian as GaussianPair
+    from symdp.accountant import Phase
+
+    count("api Phase")
+    given_pairs = (GaussianPair(1),) if pairs == "ok" else pairs
+    try:
+        phase = Phase(given_pairs, steps)
+    except InvalidParameterError as exc:
+        one_line(exc, ["pairs", "steps"])
+        return
+    assert pairs == "ok" and isinstance(phase.steps, int) and phase.steps == steps >= 1
+
+
+@settings(FUZZ, max_examples=80)
+@given(f=st.sampled_from(["1-alpha", None, 1, sp.Integer(1), "G", Gaussian(1), EpsDelta(1, 0),
+                          sp.Symbol("alpha")]), p=values)
+def test_mixture_and_inverse(f, p):
+    from symdp.tradeoff.operators import Inverse, Mixture
+
+    count("api Mixture/Inverse")
+    try:
+        m = Mixture(f, p)
+    except InvalidParameterError as exc:
+        one_line(exc, ["f", "p"])
+    else:
+        assert isinstance(m, sp.Basic)
+    try:
+        inv = Inverse(f)
+    except InvalidParameterError as exc:
+        one_line(exc, ["f"])
+    else:
+        assert isinstance(inv, sp.Basic)
+
+
+@settings(FUZZ, max_examples=80)
+@given(eps=values, dps=dps_values)
+def test_tensor_delta(eps, dps):
+    """(G_1 (x) G_2).delta(eps, dps) against Cor. 2.13 for G_sqrt(5) computed here."""
+    from symdp.composition import tensor
+
+    count("api tensor delta")
+    try:
+        value = tensor(Gaussian(1), Gaussian(2)).delta(eps, 30 if dps is None else dps)
+    except InvalidParameterError as exc:
+        one_line(exc, ["eps", "dps"])
+        return
+    digits = 30 if dps is None else int(dps)
+    e = _fraction_of(eps)
+    with mpmath.workdps(digits + 30):
+        m = mpmath.sqrt(5)
+        t = mpmath.mpf(e.numerator) / e.denominator
+        expected = mpmath.ncdf(-t / m + m / 2) - mpmath.exp(t) * mpmath.ncdf(-t / m - m / 2)
+        assert abs(value - expected) <= mpmath.mpf(10) ** (2 - digits) * max(expected, 10 ** -300)
+
+
+@settings(FUZZ, max_examples=60)
+@given(k=st.one_of(st.sampled_from(HOSTILE_NUMBERS[:20] + [0, -1, 10**6, 10**100, True, 2.5]),
+                   st.integers(1, 60)),
+       delta=st.one_of(st.sampled_from(["1e-300", "0", "1", "1e-5", "nan", -1, 2]), values))
+def test_tensor_power_epsilon(k, delta):
+    """f_{0.5,0.01}^{(x)k}: eps(delta) is the smallest eps with delta_k(eps) <= delta, checked
+    against KOV's profile evaluated at the answer (and just below it)."""
+    from symdp.composition import tensor_power
+    from symdp.composition.eps_delta import kov_profile_value
+
+    count("api tensor_power epsilon")
+    try:
+        f = tensor_power(EpsDelta("0.5", "0.01"), k)
+        value = f.epsilon(delta, dps=30)
+    except InvalidParameterError as exc:
+        one_line(exc, ["n", "k", "delta"])
+        return
+    if value == mpmath.inf:
+        return
+    n = int(to_exact("k", k))
+    target = to_exact("delta", delta)
+    with mpmath.workdps(40):
+        assert kov_profile_value("0.5", "0.01", n, value * (1 + mpmath.mpf(10) ** -25), 40) <= \
+            mpmath.mpf(target.p) / target.q * (1 + mpmath.mpf(10) ** -20)
