@@ -20,7 +20,7 @@ INTERNAL_ERROR = 3
 
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
 COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account", "audit",
-            "compose")
+            "compose", "check_tex")
 
 
 class _Parser(argparse.ArgumentParser):
