@@ -412,6 +412,16 @@ def expand_macros(text: str, macros: dict) -> str:
                              "expansion")
 
 
+_STAR = re.compile(r"\^\s*(?:\*|\\ast\b|\\star\b|\{\s*(?:\*|\\ast|\\star)\s*\})(?!\s*\()")
+
+
+def starred(text: str) -> str:
+    """``x^*`` (also ``x^{*}``, ``x^\\ast``, ``x^\\star``) is the name ``x_star``, as a
+    paper's fixed point :math:`x^*`; a starred name followed by ``(`` (a conjugate
+    :math:`f^*(y)`) is left alone, so the grammar refuses it rather than reading a product."""
+    return _STAR.sub("_{star}", text)
+
+
 # --------------------------------------------------------------------------- directives
 
 def _split_top(text: str, separators: str) -> list[tuple[int, str]]:
@@ -437,13 +447,14 @@ def _split_top(text: str, separators: str) -> list[tuple[int, str]]:
     return pieces
 
 
-def read_directive(text: str, hypotheses: Hypotheses | None = None):
+def read_directive(text: str, hypotheses: Hypotheses | None = None, macros: dict | None = None):
     """The items of one ``symdp:`` comment: ``(hypotheses, expect, skip)``.
 
     ``hypotheses`` are those already in force (a ``let`` may use the names they define).
     Raises ``ParseError`` naming the item that cannot be read.
     """
     base = hypotheses or Hypotheses()
+    text = expand_macros(text, macros or {})  # the document's macros read here too
     relations, integers, lets = [], [], []
     expect, skip = None, False
     for _, item in _split_top(text, ";"):
@@ -455,7 +466,7 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None):
             items = rest
         elif word in ("integer", "integers"):
             for _, name in _split_top(rest, ","):
-                symbol = parse_formula(name.strip(), latex=True)
+                symbol = parse_formula(starred(name.strip()), latex=True)
                 if not isinstance(symbol, sp.Symbol):
                     raise ParseError(f"integer {name.strip()}: not a symbol name")
                 integers.append(symbol.name)
@@ -465,12 +476,21 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None):
                 name, equals, formula = definition.partition("=")
                 if not equals:
                     raise ParseError(f"let {definition.strip()}: expected NAME = FORMULA")
-                symbol = parse_formula(name.strip(), latex=True)
-                if not isinstance(symbol, sp.Symbol):
-                    raise ParseError(f"let {name.strip()}: the left side must be one name")
                 known = (base + Hypotheses(lets=tuple(lets))).symbols()
-                lets.append((symbol.name, parse_formula(formula.strip(), latex=True,
-                                                        symbols=known)))
+                call = re.fullmatch(r"(.*?)\s*\((.*)\)\s*", name.strip())
+                names = [call.group(1), *call.group(2).split(",")] if call else [name]
+                symbols = [parse_formula(starred(n.strip()), latex=True) for n in names]
+                if not all(isinstance(s_, sp.Symbol) for s_ in symbols):
+                    raise ParseError(f"let {name.strip()}: the left side must be a name or "
+                                     "a function of names, e.g. f_p(x)")
+                if call:  # a function: its arguments are bound in the formula
+                    bound = {s_.name: s_ for s_ in symbols[1:]}
+                    body = parse_formula(starred(formula.strip()), latex=True,
+                                         symbols={**known, **bound})
+                    lets.append((symbols[0].name, sp.Lambda(tuple(symbols[1:]), body)))
+                else:
+                    lets.append((symbols[0].name, parse_formula(starred(formula.strip()),
+                                                                latex=True, symbols=known)))
             continue
         elif word == "expect":
             expect = rest.strip().upper().replace("-", "_").replace(" ", "_")
@@ -489,7 +509,8 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None):
         for _, relation in _split_top(items, ","):
             if relation.strip():
                 relations.append((relation.strip(),
-                                  parse_relation(relation.strip(), latex=True, symbols=known)))
+                                  parse_relation(starred(relation.strip()), latex=True,
+                                                 symbols=known)))
     return Hypotheses(tuple(relations), tuple(integers), tuple(lets)), expect, skip
 
 
@@ -534,6 +555,11 @@ def _clean_row(text: str) -> tuple[str, list[str]]:
                 blank(i, close if close else end)
                 i = close if close else end
                 continue
+            elif name in _TEXT_WORDS and depth == 0 and _has_step("".join(chars[:i])):
+                # "&\le c \quad \text{since } x \le 1": the rest of the row is annotation
+                rules.append(" ".join(text[i:].split()))
+                blank(i, len(text))
+                break
             elif name in _TEXT_WORDS and (depth == 0 or name in ("intertext", "shortintertext")):
                 j = _skip_spaces(text, end)
                 close = _group(text, j) if text[j:j + 1] == "{" else None
@@ -566,6 +592,12 @@ def _clean_row(text: str) -> tuple[str, list[str]]:
         cleaned = cleaned[:cut] + " " + cleaned[cut + 1:]
         stripped = cleaned.rstrip()
     return cleaned, rules
+
+
+def _has_step(cleaned: str) -> bool:
+    """Whether ``cleaned`` already holds a relation with a right side after it."""
+    pieces = _segments(cleaned)
+    return len(pieces) >= 3 and bool(pieces[-1][1].strip(" \n\t.,;"))
 
 
 def _segments(cleaned: str) -> list[tuple[int, str]] | TexProblem:
@@ -745,7 +777,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
                 wide = True
             line, col = _position(starts, offset)
             try:
-                more, expect, skip = read_directive(body, file_wide + pending)
+                more, expect, skip = read_directive(body, file_wide + pending, macros)
             except ParseError as error:
                 problem = TexProblem(line, col, f"cannot read the symdp comment: {error}")
                 if wide:
@@ -771,7 +803,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
         for offset, body, _ in inside:
             line, col = _position(starts, offset)
             try:
-                more, expect, skip = read_directive(body, hypotheses)
+                more, expect, skip = read_directive(body, hypotheses, macros)
             except ParseError as error:
                 problem = problem or TexProblem(line, col, f"cannot read the symdp comment: "
                                                            f"{error}")
@@ -790,7 +822,7 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
     line = _position(starts, begin_off)[0]
     body = blanked[body_start:body_end]
     inner = re.search(r"\\begin\s*\{(" + "|".join(_INNER) + r")\}", body)
-    starred = env.endswith("*") or env == "\\["
+    unnumbered = env.endswith("*") or env == "\\["
     nested_env = inner is not None or env.rstrip("*") in ("eqnarray", "multline")
     symbols = hypotheses.symbols()
     rows, chain_index, carried = [], -1, []
@@ -806,7 +838,7 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
             if start <= offset < end or (offset >= end and offset < end + 3):
                 expect, skip = e or expect, skip or s
         words = text[parts[-1][0]:parts[-1][1]]  # the physical row that the mark goes on
-        numbered = not starred and not nested_env and not re.search(r"\\(nonumber|notag)\b",
+        numbered = not unnumbered and not nested_env and not re.search(r"\\(nonumber|notag)\b",
                                                                    words)
         record = dict(line=first_line, last_line=last_line, text=text[start:end].strip(),
                       start=start, end=end, numbered=numbered, nested=nested_env)
@@ -829,6 +861,7 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
             rows.append(Row(**record, problem=TexProblem(first_line, 1, str(error))))
             previous = None
             continue
+        expanded = starred(expanded)
         changed = expanded != cleaned
         if changed:
             expanded, more_rules = _clean_row(expanded)

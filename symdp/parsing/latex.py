@@ -136,11 +136,15 @@ class _LatexRules:
                 break
         if not subscript and not primes and base in _LATEX_CONSTANTS:
             return _Value(_LATEX_CONSTANTS[base])
-        family = self.symbols.get(base + "_") if subscript and not primes else None
-        if isinstance(family, sp.Lambda) and self.at("open", "("):
-            return self.family_at(token, base, subscript, family)
-        canonical = _CANONICAL.get(base, base)
         suffix = ("_" + subscript if subscript else "") + primes
+        if self.at("open", "("):
+            function = self.symbols.get(base + suffix)
+            if isinstance(function, sp.Lambda):  # a caller's function: f_p(x)
+                return self.function_at(token, base + suffix, function)
+            family = self.symbols.get(base + "_") if subscript and not primes else None
+            if isinstance(family, sp.Lambda):
+                return self.family_at(token, base, subscript, family)
+        canonical = _CANONICAL.get(base, base)
         return self.symbol(base + suffix, canonical + suffix)
 
     def subscript(self) -> str:
@@ -172,6 +176,23 @@ class _LatexRules:
         if not parts:
             raise _Problem(opening.col, "empty subscript")
         return "".join(parts)
+
+    def function_at(self, token: _Token, name: str, function: sp.Lambda) -> _Value:
+        """``f_p(x)`` for a name the caller maps to a :class:`sympy.Lambda`: applied to the
+        arguments in parentheses."""
+        opening = self.advance()
+        args = self.arguments(opening)
+        if len(args) != len(function.variables):
+            raise _Problem(opening.col, f"{name} takes {len(function.variables)} argument"
+                                        f"{'s' if len(function.variables) != 1 else ''}, "
+                                        f"got {len(args)}")
+        digits, roots, q = _cost(args)
+        self.build.check(digits, roots, q, token.col)
+        try:
+            expr = function(*(a.expr for a in args))
+        except (TypeError, ValueError) as error:
+            raise _Problem(token.col, f"{name}: {error}") from None
+        return _Value(expr, digits, roots, q)
 
     def family_at(self, token: _Token, base: str, subscript: str, family: sp.Lambda) -> _Value:
         """``G_\\mu(x)``, ``f_{\\varepsilon,\\delta}(x)``: a family the caller maps ``base_`` to.
