@@ -557,7 +557,8 @@ def _clean_row(text: str) -> tuple[str, list[str]]:
                 continue
             elif name in _TEXT_WORDS and depth == 0 and _has_step("".join(chars[:i])):
                 # "&\le c \quad \text{since } x \le 1": the rest of the row is annotation
-                rules.append(" ".join(text[i:].split()))
+                rest = re.sub(r"\\(?:" + "|".join(_TEXT_WORDS) + r")\s*\{([^{}]*)\}", r"\1", text[i:])
+                rules.append(" ".join(rest.split()))
                 blank(i, len(text))
                 break
             elif name in _TEXT_WORDS and (depth == 0 or name in ("intertext", "shortintertext")):

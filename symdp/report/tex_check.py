@@ -115,15 +115,12 @@ def _runs(steps: list) -> list[list]:
     return runs
 
 
-def _bound(expr):
-    """The symbols of ``expr`` that a ``\\sum``/``\\prod`` binds are not parameters."""
-    return expr.free_symbols
-
-
 def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
-                   points: int | None = None, progress=None) -> TexCheck:
+                   points: int | None = None, symbolic_seconds: float | None = None,
+                   lines=None, progress=None) -> TexCheck:
     """Check every chain of ``document`` (see the module docstring); never raises on a
-    failing step.  ``progress(done, total)`` is called after each derivation."""
+    failing step.  ``lines`` (source line numbers) checks only the runs of steps that
+    contain one of them; ``progress(done, total)`` is called after each derivation."""
     pending = []   # (display, [(row_index, step)]) per chain
     for display in document.displays:
         chains: dict[int, list] = {}
@@ -131,13 +128,16 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
             for step in row.steps:
                 chains.setdefault(row.chain, []).append((index, step))
         for chain in chains.values():
-            pending += [(display, run) for run in _runs(chain)]
+            pending += [(display, run) for run in _runs(chain)
+                        if lines is None or any(s.line in lines for _, s in run)]
     used_ids: set = set()
     reports, where = [], {}   # (id(display), row index) -> [(report, step index)]
     row_problems = {}
     kwargs = {"dps": dps, "certify": certify}
     if points is not None:
         kwargs["points"] = points
+    if symbolic_seconds is not None:
+        kwargs["symbolic_seconds"] = symbolic_seconds
     for n, (display, run) in enumerate(pending):
         first = run[0][1]
         ident = f"line_{first.line}"
