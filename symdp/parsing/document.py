@@ -925,5 +925,6 @@ def _located(error: ParseError, offset: int, formula: str, starts, changed: bool
     if changed:
         return TexProblem(first_line, 1, f"{what} (column {col} of the formula "
                                          f"'{' '.join(formula.split())}' after macro expansion)")
-    line, column = _position(starts, offset + col - 1)
+    # "unexpected end of input" points just after the formula, not to the next line
+    line, column = _position(starts, offset + min(col - 1, len(formula.rstrip())))
     return TexProblem(line, column, what)
