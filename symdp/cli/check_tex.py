@@ -83,7 +83,8 @@ def run(args) -> int:
         if value is not None and value != "-":
             _not_the_input(option, value, args.file)
             output_file(option, value)  # before any work: a regular file or a new one
-    if args.json is not None and args.json == args.annotate:
+    if args.json not in (None, "-") and args.annotate is not None and \
+            Path(args.json).resolve() == Path(args.annotate).resolve():
         raise InvalidParameterError("--json and --annotate must name different files")
     document = read_tex(text, args.file, assume=args.assume, integers=args.integer)
     dps = (max(15, args.dps // 2), args.dps)
