@@ -666,17 +666,21 @@ def _logical_rows(blanked: str, spans, macros) -> list[tuple[list, str]]:
     """The rows as read: a row without a relation continues the row above it (a long right
     side broken over two rows).  Returns ``(spans, raw text)`` per row, the raw text from the
     first span's start to the last span's end with the ``\\\\`` between them blanked."""
+    def has_relation(cleaned: str) -> bool:
+        try:
+            return len(_segments(expand_macros(cleaned, macros))) > 1
+        except ParseError:
+            return True
+
     rows = []
     for start, end in spans:
         raw = _INNER_MARKUP.sub(lambda m: " " * len(m.group(0)), blanked[start:end])
         cleaned, _ = _clean_row(raw)
-        has_relation = True
-        if cleaned.strip():
-            try:
-                has_relation = len(_segments(expand_macros(cleaned, macros))) > 1
-            except ParseError:
-                pass
-        if rows and cleaned.strip() and not has_relation and _clean_row(rows[-1][1])[0].strip():
+        previous = _clean_row(rows[-1][1])[0] if rows else ""
+        # a right side continued on this row, or a left side begun on the row above
+        # (multline: "c + c \\ = 2c")
+        if cleaned.strip() and previous.strip() and \
+                (not has_relation(cleaned) or not has_relation(previous)):
             parts, text = rows[-1]
             gap = start - parts[-1][1]
             rows[-1] = (parts + [(start, end)], text + " " * gap + raw)

@@ -234,3 +234,8 @@ def test_bad_arguments():
         read_tex("\\[ a = a \\]", assume=["0 <= p <="])
     with pytest.raises(ParseError, match="--integer"):
         read_tex("\\[ a = a \\]", integers=["1 + n"])
+
+
+def test_a_left_side_begun_on_the_row_above_is_read_with_it():
+    text = "\\begin{multline}\na + b \\\\\n= b + a\n\\end{multline}"
+    assert steps_of(text) == [(a + b, "=", a + b, 2)]
