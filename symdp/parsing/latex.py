@@ -10,9 +10,13 @@ from dataclasses import replace
 
 import sympy as sp
 
-from .budget import MAX_DEPTH, _Value
+from .budget import MAX_DEPTH, _Value, _cost
 from .tokens import _Problem, _Token
 from .vocabulary import _CANONICAL, _FUNCTIONS, _GREEK, _LATEX_CONSTANTS, _LATEX_FUNCTION_COMMANDS
+
+
+#: most terms of a \sum or \prod whose limits are both numbers
+MAX_TERMS = 1000
 
 
 class _LatexRules:
@@ -27,6 +31,8 @@ class _LatexRules:
             return self.latex_function(token)
         if name == "infty":
             return _Value(sp.oo)
+        if name in ("sum", "prod"):
+            return self.big_operator(token)
         if name in ("frac", "dfrac", "tfrac", "cfrac"):
             numerator = self.tex_argument(token)
             denominator = self.tex_argument(token)
@@ -130,8 +136,15 @@ class _LatexRules:
                 break
         if not subscript and not primes and base in _LATEX_CONSTANTS:
             return _Value(_LATEX_CONSTANTS[base])
-        canonical = _CANONICAL.get(base, base)
         suffix = ("_" + subscript if subscript else "") + primes
+        if self.at("open", "("):
+            function = self.symbols.get(base + suffix)
+            if isinstance(function, sp.Lambda):  # a caller's function: f_p(x)
+                return self.function_at(token, base + suffix, function)
+            family = self.symbols.get(base + "_") if subscript and not primes else None
+            if isinstance(family, sp.Lambda):
+                return self.family_at(token, base, subscript, family)
+        canonical = _CANONICAL.get(base, base)
         return self.symbol(base + suffix, canonical + suffix)
 
     def subscript(self) -> str:
@@ -163,6 +176,94 @@ class _LatexRules:
         if not parts:
             raise _Problem(opening.col, "empty subscript")
         return "".join(parts)
+
+    def function_at(self, token: _Token, name: str, function: sp.Lambda) -> _Value:
+        """``f_p(x)`` for a name the caller maps to a :class:`sympy.Lambda`: applied to the
+        arguments in parentheses."""
+        opening = self.advance()
+        args = self.arguments(opening)
+        if len(args) != len(function.variables):
+            raise _Problem(opening.col, f"{name} takes {len(function.variables)} argument"
+                                        f"{'s' if len(function.variables) != 1 else ''}, "
+                                        f"got {len(args)}")
+        digits, roots, q = _cost(args)
+        self.build.check(digits, roots, q, token.col)
+        try:
+            expr = function(*(a.expr for a in args))
+        except (TypeError, ValueError) as error:
+            raise _Problem(token.col, f"{name}: {error}") from None
+        return _Value(expr, digits, roots, q)
+
+    def family_at(self, token: _Token, base: str, subscript: str, family: sp.Lambda) -> _Value:
+        """``G_\\mu(x)``, ``f_{\\varepsilon,\\delta}(x)``: a family the caller maps ``base_`` to.
+
+        ``symbols[base + "_"]`` is a :class:`sympy.Lambda` whose variables are the
+        subscript's comma-separated parameters, then the one argument in parentheses.
+        """
+        parts = subscript.split(",")
+        wanted = len(family.variables) - 1
+        if len(parts) != wanted:
+            raise _Problem(token.col, f"{base}_{{...}} takes {wanted} subscript"
+                                      f"{'s' if wanted != 1 else ''} before its argument, "
+                                      f"got {len(parts)} ('{subscript}')")
+        parameters = [_Value(sp.Integer(int(part)), len(part)) if part.isdigit() else
+                      self.symbol(part, _CANONICAL.get(part, part)) for part in parts]
+        opening = self.advance()
+        args = self.arguments(opening)
+        if len(args) != 1:
+            raise _Problem(opening.col, f"{base}_{{{subscript}}} takes 1 argument, "
+                                        f"got {len(args)}")
+        values = [*parameters, *args]
+        digits, roots, q = _cost(values)
+        self.build.check(digits, roots, q, token.col)
+        try:
+            expr = family(*(v.expr for v in values))
+        except (TypeError, ValueError) as error:  # a parameter out of the family's range
+            raise _Problem(token.col, f"{base}_{{{subscript}}}: {error}") from None
+        return _Value(expr, digits, roots, q)
+
+    def big_operator(self, token: _Token) -> _Value:
+        """``\\sum_{i=1}^{n} body`` and ``\\prod``: the body is the term that follows
+        (``\\sum_{i=1}^{n} i + 1`` is the sum, plus 1); the index is bound."""
+        if not self.at("op", "_"):
+            raise _Problem(self.peek().col, f"{token.shown()} needs its limits, e.g. "
+                                            f"\\{token.value}_{{i=1}}^{{n}}")
+        self.advance()
+        if not self.at("open", "{"):
+            raise _Problem(self.peek().col, f"expected '{{' with the index and lower limit "
+                                            f"of {token.shown()}, e.g. _{{i=1}}")
+        opening = self.advance()
+        index = self.peek()
+        if not (index.kind == "name" and len(index.value) == 1 or
+                index.kind == "cmd" and index.value in _GREEK):
+            raise _Problem(index.col, f"expected the index of {token.shown()} (one letter), "
+                                      f"got {index.shown()}")
+        self.advance()
+        if not self.at("rel", "="):
+            raise _Problem(self.peek().col, f"expected '=' after the index of {token.shown()}")
+        self.advance()
+        lower = self.expression()
+        self.expect_close(opening)
+        if not self.at("op", "^"):
+            raise _Problem(self.peek().col, f"{token.shown()} needs an upper limit: "
+                                            "^{n}")
+        self.advance()
+        upper = self.script()
+        if (upper.expr - lower.expr).is_number and upper.expr - lower.expr > MAX_TERMS:
+            raise _Problem(token.col, f"{token.shown()} of more than {MAX_TERMS} terms with "
+                                      "numeric limits")
+        name = _CANONICAL.get(index.value, index.value)
+        bound = sp.Symbol(name, integer=True)
+        outer = self.symbols
+        self.symbols = {**outer, name: bound}
+        try:
+            body = self.term()
+        finally:
+            self.symbols = outer
+        digits, roots, q = _cost([lower, upper, body])
+        self.build.check(digits, roots, q, token.col)
+        operator = sp.Sum if token.value == "sum" else sp.Product
+        return _Value(operator(body.expr, (bound, lower.expr, upper.expr)), digits, roots, q)
 
     def latex_function(self, token: _Token) -> _Value:
         """``\\ln``, ``\\log_{b}``, ``\\Phi^{-1}``, ``\\min\\{a, b\\}`` and friends."""

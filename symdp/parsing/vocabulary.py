@@ -61,7 +61,7 @@ _RESERVED = (frozenset(keyword.kwlist) - {"lambda"}) | frozenset(
 
 # \left and \right only size the delimiter that follows; the delimiter is the token.
 _SPACING = frozenset([",", ";", ":", "!", " ", *"""quad qquad displaystyle textstyle scriptstyle
-    left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr""".split()])
+    left right limits nolimits big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr""".split()])
 
 _COMMAND_TOKENS = {
     "cdot": ("op", "*"), "times": ("op", "*"), "ast": ("op", "*"), "div": ("op", "/"),

@@ -13,7 +13,7 @@ from symdp import __version__
 from symdp.cli.main import INTERNAL_ERROR, main
 
 DOCUMENTED = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account",
-              "audit", "compose", "calibrate")
+              "audit", "compose", "calibrate", "check-tex")
 
 
 def test_help_lists_every_subcommand(capsys):

@@ -1,0 +1,102 @@
+"""``symdp check-tex FILE.tex [--assume REL ...] [--integer NAME ...] [--json FILE]
+[--annotate OUT.tex] [--dps N] [--points N] [--no-certify] [--verbose]``.
+
+Reads the display mathematics of FILE.tex (:mod:`symdp.parsing.document`), checks every
+chain with the cascade of ``symdp check`` (:mod:`symdp.report.tex_check`) and prints the
+table (:mod:`symdp.report.tex_output`).  Exit 0 when every line was read and every verdict
+matches its expectation (a step holds, or a ``% symdp: expect`` finding reproduces), 1
+otherwise, 2 on bad input (one line), 3 on an internal error.  The syntax:
+docs/check-tex.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core.errors import InvalidParameterError
+from ..core.files import atomic_write, output_file
+
+#: the largest .tex file read, in bytes
+MAX_BYTES = 2_000_000
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "check-tex", help="check the derivations of a LaTeX file, line by line",
+        description="Read the display environments of a .tex file (align, equation, gather, "
+        "eqnarray, split, \\[ \\]), check each chain of relations line by line and print the "
+        "verdicts with their source lines. Hypotheses: '% symdp: assume 0 <= p <= 1; integer "
+        "n' comments and --assume/--integer. Exit 0 when every line was read and every "
+        "verdict matches its expectation, 1 otherwise, 2 on bad input. Syntax: "
+        "docs/check-tex.md.")
+    p.add_argument("file", metavar="FILE.tex")
+    p.add_argument("--assume", action="append", default=[], metavar="REL",
+                   help='an assumption for every display, e.g. "0 <= p <= 1" (repeatable)')
+    p.add_argument("--integer", action="append", default=[], metavar="NAME",
+                   help="this symbol ranges over integers in every display (repeatable)")
+    p.add_argument("--json", metavar="FILE", help="write the symdp-check JSON here ('-' for stdout)")
+    p.add_argument("--annotate", metavar="OUT.tex",
+                   help="write a copy of the document with each checked line marked in the margin")
+    p.add_argument("--dps", type=int, default=60, metavar="N",
+                   help="higher working precision in digits (the lower is max(15, N/2)); default 60")
+    p.add_argument("--points", type=int, default=None, metavar="N",
+                   help="sampled points of the numeric stage (default: as symdp check)")
+    p.add_argument("--no-certify", dest="certify", action="store_false",
+                   help="skip the CERTIFIED stage (ball arithmetic)")
+    p.add_argument("--verbose", action="store_true", help="show each line's source text")
+    return p
+
+
+def _read_input(path: str) -> str:
+    source = Path(path)
+    if not source.is_file():
+        raise InvalidParameterError(f"FILE.tex must be an existing regular file; got {path!r}")
+    size = source.stat().st_size
+    if size > MAX_BYTES:
+        raise InvalidParameterError(f"FILE.tex has {size} bytes, more than the limit of "
+                                    f"{MAX_BYTES}; got {path!r}")
+    try:
+        return source.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidParameterError(f"FILE.tex must be UTF-8 text; {path!r} is not "
+                                    f"(byte {error.start})") from None
+
+
+def _not_the_input(option: str, path: str, source: str) -> None:
+    if Path(path).resolve() == Path(source).resolve():
+        raise InvalidParameterError(f"{option} must not name the input file; got {path!r}")
+
+
+def run(args) -> int:
+    from ..parsing.document import read_tex
+    from ..proof.runner import MAX_CHECK_DPS
+    from ..report.tex_check import check_document
+    from ..report.tex_output import annotate, tex_json_report, tex_text_report
+
+    if not 30 <= args.dps <= MAX_CHECK_DPS:
+        raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
+    if args.points is not None and not 1 <= args.points <= 1000:
+        raise ValueError(f"--points must be in [1, 1000]; got --points={args.points}")
+    text = _read_input(args.file)
+    for option, value in (("--json", args.json), ("--annotate", args.annotate)):
+        if value is not None and value != "-":
+            _not_the_input(option, value, args.file)
+            output_file(option, value)  # before any work: a regular file or a new one
+    if args.json not in (None, "-") and args.annotate is not None and \
+            Path(args.json).resolve() == Path(args.annotate).resolve():
+        raise InvalidParameterError("--json and --annotate must name different files")
+    document = read_tex(text, args.file, assume=args.assume, integers=args.integer)
+    dps = (max(15, args.dps // 2), args.dps)
+    check = check_document(document, dps=dps, certify=args.certify, points=args.points)
+    if args.json is not None:
+        report = tex_json_report(check, dps=dps)
+        if args.json == "-":
+            sys.stdout.write(report + "\n")
+        else:
+            atomic_write("--json", args.json, report + "\n")
+    if args.annotate is not None:
+        atomic_write("--annotate", args.annotate, annotate(check))
+    if args.json != "-":
+        print(tex_text_report(check, verbose=args.verbose))
+    return 0 if check.ok else 1

@@ -1,0 +1,87 @@
+r"""The IPython cell magic ``%%symdp_check``: check the LaTeX of a cell, show the verdicts.
+
+Load it with ``%load_ext symdp.report.notebook``, then paste a chain from a draft::
+
+    %%symdp_check assume 0 <= p <= 1, eps >= 0; integer n; n >= 1
+    \begin{align*}
+    (1 + p)^n &\ge 1 + n p \\
+              &\ge 1
+    \end{align*}
+
+The line after ``%%symdp_check`` is a hypothesis comment without its ``% symdp:`` (the same
+syntax, docs/check-tex.md); ``% symdp:`` comments inside the cell work as in a file.  A cell
+without a display environment is read as the rows of an ``align*``.  The result is a table
+(HTML in the notebook, text elsewhere) of every line with its verdict, scope and
+counterexample -- the checks of ``symdp check-tex`` (:mod:`symdp.report.tex_check`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from .tex_check import TexCheck, check_document, row_mark
+from .tex_output import tex_text_report
+
+__all__ = ["load_ipython_extension", "check_cell", "VerdictTable"]
+
+_DISPLAY = re.compile(r"\\begin\s*\{|\\\[")
+_SYMBOL = {"holds": "✓", "evidence": "~", "refuted": "✗", "unread": "?"}
+
+
+class VerdictTable:
+    """The verdicts of a checked cell: ``_repr_html_`` for the notebook, ``str`` as text."""
+
+    def __init__(self, check: TexCheck):
+        self.check = check
+
+    def rows(self) -> list[dict]:
+        out = []
+        for row in self.check.rows:
+            results = row.step_results
+            mark = row_mark(row)
+            if row.problem is not None and not results:
+                verdict, detail = "not read", f"column {row.problem.column}: {row.problem.message}"
+            else:
+                weakest = min(results, key=lambda r: r.verdict.strength)
+                verdict, detail = weakest.label, weakest.scope
+                if weakest.counterexample is not None:
+                    cx = weakest.counterexample
+                    point = ", ".join(f"{k} = {v}" for k, v in cx.point.items())
+                    detail = f"counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}"
+            out.append({"line": row.row.line, "mark": _SYMBOL[mark], "verdict": verdict,
+                        "formula": " ".join(row.row.text.split()), "detail": detail})
+        return out
+
+    def _repr_html_(self) -> str:
+        cells = "".join(
+            "<tr><td>{line}</td><td>{mark}</td><td><code>{formula}</code></td>"
+            "<td>{verdict}</td><td>{detail}</td></tr>".format(
+                **{k: html.escape(str(v)) for k, v in row.items()}) for row in self.rows())
+        return ("<table class='symdp-check'><thead><tr><th>line</th><th></th><th>LaTeX</th>"
+                "<th>verdict</th><th>scope / counterexample</th></tr></thead>"
+                f"<tbody>{cells}</tbody></table>")
+
+    def __repr__(self) -> str:
+        return tex_text_report(self.check)
+
+
+def check_cell(line: str, cell: str, **options) -> VerdictTable:
+    """What ``%%symdp_check LINE`` does with ``cell`` (``options`` go to
+    :func:`~symdp.report.tex_check.check_document`)."""
+    from ..parsing.document import read_tex
+
+    text = cell if _DISPLAY.search(cell) else "\\begin{align*}\n" + cell + "\n\\end{align*}"
+    if line.strip():
+        text = f"% symdp: {line.strip()}\n" + text
+    return VerdictTable(check_document(read_tex(text, "<cell>"), **options))
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext symdp.report.notebook`` registers ``%%symdp_check``."""
+
+    def symdp_check(line, cell):
+        return check_cell(line, cell)
+
+    symdp_check.__doc__ = check_cell.__doc__
+    ipython.register_magic_function(symdp_check, magic_kind="cell", magic_name="symdp_check")

@@ -1,0 +1,91 @@
+"""``symdp check-tex``: exit codes, bad input in one line, the JSON and the table."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symdp.cli.main import main
+
+DOC = r"""\documentclass{article}
+\usepackage{amsmath}
+\newcommand{\eps}{\varepsilon}
+% symdp: assume eps >= 0
+\begin{document}
+\begin{align*}
+e^{\eps} &\ge 1 + \eps \\
+  &\ge 1
+\end{align*}
+\end{document}
+"""
+SLIP = DOC.replace(r"&\ge 1" + "\n", r"&\ge 2" + "\n")
+
+
+@pytest.fixture
+def tex(tmp_path):
+    def write(text, name="doc.tex"):
+        path = tmp_path / name
+        path.write_text(text)
+        return path
+    return write
+
+
+def test_a_document_that_holds_exits_0_with_a_table_of_source_lines(tex, capsys):
+    assert main(["check-tex", str(tex(DOC)), "--no-certify"]) == 0
+    out = capsys.readouterr().out
+    lines = [line.split() for line in out.splitlines()]
+    assert ["7", "PROVED"] == lines[3][:2] and ["8", "PROVED"] == lines[4][:2]
+    assert "2 of 2 display lines read" in out
+
+
+def test_a_slip_exits_1_and_the_json_points_to_file_and_line(tex, tmp_path, capsys):
+    out_json = tmp_path / "out.json"
+    assert main(["check-tex", str(tex(SLIP)), "--no-certify", "--json", str(out_json)]) == 1
+    data = json.loads(out_json.read_text())
+    assert data["schema"].startswith("symdp-check/")
+    steps = [s for d in data["derivations"] for s in d["steps"]]
+    assert [(Path(s["file"]).name, s["line"], s["verdict"]) for s in steps] == \
+        [("doc.tex", 7, "PROVED"), ("doc.tex", 8, "REFUTED")]
+    refuted = steps[1]
+    assert refuted["counterexample"]["point"] == {"varepsilon": "0"}  # e^0 = 1 < 2
+    assert data["tex"]["lines_read"] == data["tex"]["lines"] == 2
+    assert data["summary"]["ok"] is False
+    assert "REFUTED" in capsys.readouterr().out
+
+
+def test_an_unread_line_exits_1_and_is_listed_with_its_column(tex, capsys):
+    text = DOC.replace(r"&\ge 1" + "\n", r"&\ge \frac{1}{" + "\n")
+    assert main(["check-tex", str(tex(text)), "--no-certify"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT READ" in out and "doc.tex:8:" in out
+
+
+def test_assume_and_integer_flags(tex, capsys):
+    text = "\\[ n^2 \\ge n \\]\n"
+    assert main(["check-tex", str(tex(text)), "--no-certify", "--integer", "n",
+                 "--assume", "n >= 1"]) == 0
+    assert main(["check-tex", str(tex(text)), "--no-certify", "--assume", "0 < n < 1"]) == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing.tex"], "FILE.tex must be an existing regular file"),
+    (["{doc}", "--assume", "0 <= p <="], "--assume"),
+    (["{doc}", "--json", "{doc}"], "--json must not name the input file"),
+    (["{doc}", "--annotate", "{doc}"], "--annotate must not name the input file"),
+    (["{doc}", "--annotate", "{dir}/../{dirname}/doc.tex"], "must not name the input file"),
+    (["{doc}", "--dps", "5"], "--dps"),
+])
+def test_bad_input_is_one_line_and_exit_2(tex, tmp_path, capsys, args, message):
+    doc = tex(DOC)
+    args = [a.format(doc=doc, dir=tmp_path, dirname=tmp_path.name) for a in args]
+    assert main(["check-tex", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert doc.read_text() == DOC  # the input is never overwritten
+
+
+def test_a_file_that_is_not_utf8_is_bad_input(tmp_path, capsys):
+    path = tmp_path / "latin1.tex"
+    path.write_bytes("\\[ \xe9 = 1 \\]".encode("latin-1"))
+    assert main(["check-tex", str(path)]) == 2
+    assert "UTF-8" in capsys.readouterr().err
