@@ -61,6 +61,9 @@ class Step:
     ``skip`` names cascade stages not to try on this step (``"symbolic"``, ``"certified"``),
     e.g. ``skip=("symbolic",)`` for a comparison with an envelope that has no symbolic form,
     where simplification could only time out; the detail of the verdict says so.
+    ``written`` holds ``(lhs, rhs)`` as the user typed them, unevaluated (text parsed with
+    ``evaluate=False``, so that ``x/x`` is not already 1): the kernel checks that they are
+    defined on the whole domain too (issue #19); empty means ``lhs`` and ``rhs`` are as written.
     """
 
     lhs: sp.Basic
@@ -71,6 +74,7 @@ class Step:
     expect: Verdict | None = None
     note: str = ""
     skip: tuple = ()
+    written: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))
