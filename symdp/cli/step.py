@@ -147,8 +147,13 @@ def run(args) -> int:
         raise ParseError(f"--integer {unknown[0]}: no symbol of that name in the step")
     domains, constraints = _domains(assumptions, set(names.values()), set(args.integer))
     expect = Verdict(args.expect) if args.expect else None
+    # the sides as typed (x/x is not 1 yet): the kernel checks that they are defined
+    written = tuple(_named(name, parse_formula, text, latex=args.latex, evaluate=False,
+                           symbols={s.name: s for s in side.free_symbols})
+                    for name, text, side in (("LHS", args.lhs, lhs), ("RHS", args.rhs, rhs)))
     derivation = Derivation("step", "a step typed at the shell", "command line", domains,
-                            (Step(lhs, relation, rhs, "typed", expect=expect),),
+                            (Step(lhs, relation, rhs, "typed", expect=expect,
+                                  written=written),),
                             constraints=tuple(constraints))
     if not 30 <= args.dps <= MAX_CHECK_DPS:  # the cascade confirms at twice this precision
         raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")

@@ -166,7 +166,7 @@ def _raised_inside_sympy(error: BaseException) -> bool:
     return frame is not None and frame.tb_frame.f_code.co_filename.startswith(_LIBRARIES)
 
 
-def _parse(text, what: str, latex: bool, symbols, entry):
+def _parse(text, what: str, latex: bool, symbols, entry, evaluate: bool = True):
     if not isinstance(text, str):
         raise ParseError(f"a {what} must be a string; got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
@@ -175,7 +175,7 @@ def _parse(text, what: str, latex: bool, symbols, entry):
     symbols = _validated_symbols(symbols)
     parser = None
     try:
-        parser = _Parser(_tokenize(text, latex), latex, symbols, MAX_SECONDS)
+        parser = _Parser(_tokenize(text, latex), latex, symbols, MAX_SECONDS, evaluate)
         result = entry(parser)
     except _Problem as problem:
         raise ParseError(f"cannot parse {what} at column {problem.col}: "
@@ -197,7 +197,8 @@ def _parse(text, what: str, latex: bool, symbols, entry):
     return result
 
 
-def parse_formula(text: str, *, latex: bool = False, symbols: dict | None = None) -> sp.Expr:
+def parse_formula(text: str, *, latex: bool = False, symbols: dict | None = None,
+                  evaluate: bool = True) -> sp.Expr:
     r"""Parse a formula into a SymPy expression without evaluating the text as code.
 
     Parameters
@@ -211,6 +212,9 @@ def parse_formula(text: str, *, latex: bool = False, symbols: dict | None = None
     symbols : dict, optional
         Name -> SymPy Symbol (or expression) to use instead of a plain
         ``Symbol(name)``, e.g. to carry assumptions.
+    evaluate : bool
+        False: sums, products and powers are built as written (``x/x`` stays
+        ``x*x**-1``), for checking that a formula is defined where it is claimed.
 
     Raises
     ------
@@ -228,7 +232,7 @@ def parse_formula(text: str, *, latex: bool = False, symbols: dict | None = None
     ...
     symdp.core.errors.ParseError: cannot parse formula at column 7: missing ')' to close '(' at column 3
     """
-    return _parse(text, "formula", latex, symbols, _Parser.formula)
+    return _parse(text, "formula", latex, symbols, _Parser.formula, evaluate)
 
 
 def parse_relation(text: str, *, latex: bool = False, symbols: dict | None = None):

@@ -126,7 +126,8 @@ class _Builder:
     :data:`MAX_ROOT_DIGITS` before it runs.
     """
 
-    def __init__(self, seconds: float = MAX_SECONDS):
+    def __init__(self, seconds: float = MAX_SECONDS, evaluate: bool = True):
+        self.evaluate = evaluate  # False: sums, products and powers as written (x/x stays)
         self.comparisons = 0  # pairwise comparisons Min/Max make; they cost ~1 ms each
         self.seconds = seconds
         self.deadline = time.monotonic() + seconds
@@ -163,7 +164,7 @@ class _Builder:
             roots, q = roots + value.roots, math.lcm(q, value.q)
             self.check(digits + integers + len(str(count)), roots, q, col)
         digits += integers + len(str(count)) if count else 0
-        expr = sp.Add(*(v.expr for v in values))
+        expr = sp.Add(*(v.expr for v in values), evaluate=self.evaluate)
         return _Value(self.defined(expr, cols[-1]), digits, roots, q)
 
     def mul(self, values: list[_Value], cols: list[int]) -> _Value:
@@ -173,7 +174,7 @@ class _Builder:
         for value, col in zip(values, cols):
             digits, roots, q = digits + value.digits, roots + value.roots, math.lcm(q, value.q)
             self.check(digits, roots, q, col)
-        expr = sp.Mul(*(v.expr for v in values))
+        expr = sp.Mul(*(v.expr for v in values), evaluate=self.evaluate)
         return _Value(self.defined(expr, cols[-1]), digits, roots, q)
 
     def neg(self, value: _Value) -> _Value:
@@ -208,7 +209,7 @@ class _Builder:
                         and mpmath.isfinite(ev):
                     digits += _size(abs(ev) * mpmath.log10(abs(bv)))
         self.check(digits, roots, q, col)
-        return _Value(self.defined(sp.Pow(b, e), col), digits, roots, q)
+        return _Value(self.defined(sp.Pow(b, e, evaluate=self.evaluate), col), digits, roots, q)
 
     def exp(self, arg: _Value, col: int) -> _Value:
         a = arg.expr

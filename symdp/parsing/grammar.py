@@ -27,12 +27,12 @@ class _Parser(_PlainRules, _LatexRules):
     """
 
     def __init__(self, tokens: list[_Token], latex: bool, symbols: dict,
-                 seconds: float = MAX_SECONDS):
+                 seconds: float = MAX_SECONDS, evaluate: bool = True):
         self.tokens = tokens
         self.pos = 0
         self.latex = latex
         self.symbols = symbols
-        self.build = _Builder(seconds)
+        self.build = _Builder(seconds, evaluate)
         self.depth = 0
         self.abs_open = False  # inside |...|, a '|' closes instead of opening
 

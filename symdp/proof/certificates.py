@@ -58,8 +58,17 @@ class Domain:
         return tuple(self.constraints) + tuple(self.side_conditions)
 
     def restricted_to(self, symbols) -> "Domain":
-        """The domain of the given symbols: their sets, and the conditions on them alone."""
+        """The domain of the given symbols and of those the conditions tie to them (x <= y
+        <= z ties x to z through y): their sets and the conditions on them."""
         keep = set(symbols)
+        grown = True
+        while grown:
+            grown = False
+            for c in self.conditions:
+                free = c.free_symbols
+                if free & keep and not free <= keep:
+                    keep |= free
+                    grown = True
         return Domain(tuple((s, d) for s, d in self.hypotheses if s in keep),
                       tuple(c for c in self.constraints if c.free_symbols <= keep),
                       tuple(c for c in self.side_conditions if c.free_symbols <= keep))
@@ -135,7 +144,10 @@ class SymbolicCertificate(Certificate):
     reparametrised difference (over ``t >= 0``) and at the included endpoints among
     ``facts``; ``reduced`` says that ``difference`` is the margin of a relation reached by
     rewritings the kernel does not check (monotone reductions, monotonicity arguments): the
-    kernel then confirms the sign of the original margin instead."""
+    kernel then confirms the sign of the original margin instead.  A derivative-sign
+    monotonicity argument is ``chain``: ``(x, end, direction, end_open)`` per level (the
+    margin is monotone in x with that direction, so least at ``x = end``); the kernel
+    re-derives the derivatives and end values and confirms their signs."""
 
     method: str = "simplify"
     difference: sp.Expr = sp.S.Zero
@@ -143,6 +155,7 @@ class SymbolicCertificate(Certificate):
     mapping: tuple = ()
     substitution: tuple = ()
     reduced: bool = False
+    chain: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ never raise on a failing step (see :func:`assert_derivation` for a strict helper
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.errors import DerivationError
 from .derivation import Derivation, Step
@@ -49,10 +49,12 @@ from .cascade.common import (DEFAULT_DPS, DEFAULT_POINTS, POINT_SECONDS, SEARCH_
 from .cascade.counterexample import _decider, _search  # noqa: F401
 from .cascade.domain import _denominators, _undefined_on_domain  # noqa: F401
 from .cascade.counting import _counting
-from .cascade.enumeration import _enumeration
+from .cascade.enumeration import enumeration_stage
 from .cascade.numeric import _numeric
-from .cascade.structural import _structural
-from .cascade.symbolic import _sign_by_reparametrisation, _symbolic  # noqa: F401
+from .cascade.structural import structural_certificate
+from .cascade.symbolic import _sign_by_reparametrisation, symbolic_certificates  # noqa: F401
+from . import kernel
+from .certificates import Certificate, Domain
 
 
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
@@ -72,8 +74,27 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     result = _undefined_on_domain(step, derivation)
     if result is not None:
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
-    result = _structural(step)
+    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
+    written = step.written or (step.lhs, step.rhs)
+    kernel.check_declarations(step.free_symbols, domain)  # a clear error, before any stage
+    undefined = kernel.undefined_at(written, domain)
+    if undefined:
+        return StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a side "
+                          "condition", "domain", expected=step.expect)
     tried = []
+
+    def accepted(proposal):
+        """A proposal of a stage through the kernel: a holding StepResult, or None (the
+        refusal is noted in ``tried``); a StepResult that is no certificate is kept."""
+        if not isinstance(proposal, Certificate):
+            return proposal
+        verdict = kernel.accept(proposal, domain, written)
+        if verdict.holds_everywhere or verdict.verdict.is_evidence:
+            return verdict
+        tried.append(verdict.detail)
+        return None
+
+    result = accepted(structural_certificate(step)) if structural_certificate(step) else None
     if result is None:
         # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0)
         mapping = assumption_symbols(derivation.hypotheses)
@@ -94,15 +115,17 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
         else:
-            result, more = _symbolic(lhs, rhs, step.relation, derivation.hypotheses,
-                                     symbolic_seconds)
-            tried += more
+            for proposal in symbolic_certificates(lhs, rhs, step.relation, derivation.hypotheses,
+                                                  symbolic_seconds, tried):
+                result = accepted(proposal)
+                if result is not None:
+                    break
         if result is None:   # counting lemmas + the algebra after them (issue #20)
             result, note = _counting(step.lhs, step.rhs, step.relation, derivation, step)
             if note:
                 tried.append(note)
         if result is None:
-            result = _enumeration(lhs, rhs, step.relation, derivation, step)
+            result = accepted(enumeration_stage(lhs, rhs, step.relation, derivation, step))
         cert_note, cert_record = "", None
         if "certified" in step.skip and certify:
             tried.append("certified: skipped (the step says so)")
@@ -110,8 +133,13 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 (result is None or result.verdict is Verdict.UNDECIDED):
             certified, cert_record, cert_note = _certified(lhs, rhs, step, derivation, index, dps,
                                                            points, box, box_limit)
+            certified = accepted(certified)
             if certified is not None:
                 result = certified
+                if cert_record:
+                    result = replace(result, extra={**result.extra, "certified": cert_record})
+            elif cert_record is not None and tried and tried[-1].startswith("kernel refused"):
+                cert_note = "; ".join(x for x in (cert_note, tried[-1]) if x)
         if result is None or result.verdict is Verdict.UNDECIDED:
             numeric = _numeric(lhs, rhs, step.relation, derivation, step, index, dps, points)
             if cert_note:
@@ -121,7 +149,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                                      extra={"certified": cert_record} if cert_record else {})
             if result is None or numeric.verdict is not Verdict.UNDECIDED:
                 result = numeric
-        if search and (result.verdict.is_evidence or result.verdict is Verdict.UNDECIDED):
+        if search and (result.verdict in (Verdict.CHECKED_AT_POINTS, Verdict.NUMERIC_AT_POINTS)
+                       or result.verdict is Verdict.UNDECIDED):
             result = _search(lhs, rhs, step, derivation, index, dps, result)
     if result.verdict is Verdict.UNDECIDED and tried:
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
@@ -130,9 +159,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     if step.skip and result.stage not in ("structural",) and "the step skips" not in detail:
         detail += f"; the step skips the {' and '.join(step.skip)} stage" + \
             ("s" if len(step.skip) > 1 else "")
-    result = StepResult(result.verdict, detail, result.stage, result.counterexample,
-                        expected=step.expect, worst_margin=result.worst_margin,
-                        points=result.points, extra={**result.extra, "tried": tried})
+    result = replace(result, detail=detail, expected=step.expect,
+                     extra={**result.extra, "tried": tried})
     from .obligations import with_object_assumptions  # objects' unproved choices (issue #12)
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,

@@ -30,7 +30,7 @@ from ..tradeoff.custom import UndecidedConditionWarning, UserTradeOff
 from ..tradeoff.operators import Inverse
 from .check import check_derivation
 from .derivation import Derivation, Step
-from .verdict import StepResult, Verdict
+from .verdict import StepResult, Verdict, scope_in_words
 
 __all__ = ["compare", "dominates", "symmetry", "is_symmetric", "validate_tradeoff",
            "ConditionResult"]
@@ -128,7 +128,7 @@ def _prop_2_2(f: UserTradeOff, domains: dict) -> tuple:
     def decided(name, verdict, detail):
         v = Verdict(verdict)
         results.append(ConditionResult(name, verdict, detail, v.holds_everywhere,
-                                       StepResult(v, detail, "structural").scope))
+                                       scope_in_words(v)))
 
     cont = [Step(a.at(a.hi), "=", b.at(b.lo), f"pieces meet at alpha = {a.hi}")
             for a, b in zip(pieces, pieces[1:])]

@@ -64,6 +64,9 @@ class Step:
     ``induction=(n, n0)`` asks for a proof by induction on the integer parameter ``n`` from
     ``n0`` (its domain must be the integers >= n0): the base case at ``n = n0`` and the step
     P(n) => P(n + 1), both checked by the kernel (:mod:`symdp.proof.cascade.induction`).
+    ``written`` holds ``(lhs, rhs)`` as the user typed them, unevaluated (text parsed with
+    ``evaluate=False``, so that ``x/x`` is not already 1): the kernel checks that they are
+    defined on the whole domain too (issue #19); empty means ``lhs`` and ``rhs`` are as written.
     """
 
     lhs: sp.Basic
@@ -75,6 +78,7 @@ class Step:
     note: str = ""
     skip: tuple = ()
     induction: tuple = ()
+    written: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))

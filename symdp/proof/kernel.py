@@ -81,8 +81,9 @@ def recorded(verdict: Verdict, source: str) -> Acceptance:
 
 def _held(verdict, detail, stage, cert, facts=(), **kw) -> StepResult:
     token = Acceptance(verdict, cert, tuple(facts), seal=_SEAL)
+    confirmed = [f"{f.text()} ({f.confirmed_by})" for f in facts]
     return StepResult(verdict, detail, stage, acceptance=token,
-                      facts=tuple(f"{f.text()} ({f.confirmed_by})" for f in facts), **kw)
+                      extra={"kernel_facts": confirmed} if confirmed else {}, **kw)
 
 
 def _refused(why: str, stage: str) -> StepResult:
@@ -91,12 +92,25 @@ def _refused(why: str, stage: str) -> StepResult:
 
 # ------------------------------------------------------------------ accept
 
-def accept(certificate: Certificate, domain: Domain) -> StepResult:
+def accept(certificate: Certificate, domain: Domain, written=()) -> StepResult:
     """Check ``certificate`` against ``domain``; a StepResult whose verdict holds, evidence
-    (ENUMERATED_ON_RANGE), or UNDECIDED saying which check failed.  Raises DerivationError
-    for a declaration that contradicts its domain."""
+    (ENUMERATED_ON_RANGE), or UNDECIDED saying which check failed.  ``written``: the step's
+    sides as the user wrote them (unevaluated), whose definedness is checked too.  Raises
+    DerivationError for a declaration that contradicts its domain."""
     check_declarations(certificate.lhs.free_symbols | certificate.rhs.free_symbols, domain)
-    c = certificate
+    try:
+        undefined = defined_on(written, domain)
+        if undefined:
+            return _refused(f"a side as written may be undefined on the domain: {undefined}",
+                            certificate.stage)
+        return _accept(certificate, domain)
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a check that cannot run refuses
+        return _refused(f"{type(exc).__name__} while checking", certificate.stage)
+
+
+def _accept(c: Certificate, domain: Domain) -> StepResult:
     if isinstance(c, FiniteCertificate):
         return _accept_finite(c, domain)   # evaluated at every point: definedness included
     undefined = defined_on((c.lhs, c.rhs), domain)
@@ -124,16 +138,25 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
     back = {v: k for k, v in mapping.items()}
     diff = (c.lhs - c.rhs).xreplace(mapping)
     if c.relation == "=":
-        if c.difference != 0 or not _simplifies_to(diff, sp.S.Zero):
+        if c.difference != 0 or not _simplifies_to(diff, sp.S.Zero, c.method):
             return _refused("lhs - rhs does not simplify to 0", c.stage)
         return _held(Verdict.PROVED, f"difference simplifies to 0 ({c.method})", c.stage, c)
     strict = c.relation in ("<", ">")
-    if c.reduced or c.substitution:
+    margin = margin_of(c.lhs, c.rhs, c.relation)
+    if c.chain:
+        wanted = _monotone_facts(margin, strict, c.chain, domain)
+        if isinstance(wanted, str):
+            return _refused(wanted, c.stage)
+    elif c.substitution:
+        wanted = _reparametrised_facts(margin, strict, c.substitution, domain)
+        if isinstance(wanted, str):
+            return _refused(wanted, c.stage)
+    elif c.reduced:
         # rewritings the kernel does not check: confirm the original margin itself
-        wanted = [sign_fact(margin_of(c.lhs, c.rhs, c.relation), strict, c.method)]
+        wanted = [sign_fact(margin, strict, c.method)]
     else:
         D = c.difference.xreplace(mapping)
-        if not _simplifies_to(diff, D):
+        if not _simplifies_to(diff, D, c.method):
             return _refused("lhs - rhs does not simplify to the stated difference", c.stage)
         sign = -1 if c.relation in ("<", "<=") else 1
         wanted = [sign_fact((sign * D).xreplace(back), strict, c.method)]
@@ -144,16 +167,81 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
             return _refused(f"the fact {fact.text()} ({fact.source}) is not confirmed "
                             "by a second method", c.stage)
         confirmed.append(Fact(fact.expression, fact.property, fact.source, fact.domain, how))
-    return _held(Verdict.PROVED, f"sign of lhs - rhs decided ({c.method}); confirmed: " +
+    what = c.method if (c.chain or c.substitution or c.reduced) else \
+        f"sign of lhs - rhs decided under the hypotheses ({c.method})"
+    return _held(Verdict.PROVED, f"{what}; its facts confirmed a second way: " +
                  "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
 
 
-def _simplifies_to(a, b) -> bool:
-    """The trusted equality: ``a == b`` as trees, or ``simplify(a - b) == 0``."""
+def _monotone_facts(margin, strict, chain, domain: Domain):
+    """The facts of a derivative-sign monotonicity argument, re-derived here: for each level
+    ``(x, end, direction, end_open)``, ``direction * dm/dx >= 0`` (> 0 for a strict claim at
+    an open end) on the product of the remaining sets (a box: the path from the end to any
+    point stays in it), then ``m`` at ``x = end``; finally the sign of the constant left."""
+    sets, facts = domain.sets, []
+    for x, end, direction, end_open in chain:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or end not in (d.start, d.end) or \
+                (end == d.start) != (direction > 0) or end_open != (
+                    d.left_open if end == d.start else d.right_open):
+            return f"the monotonicity step in {x} to the end {end} does not match {x} in {d}"
+        box = Domain.of({s: sets[s] for s in margin.free_symbols})
+        facts.append(sign_fact(direction * sp.diff(margin, x), strict and end_open,
+                               f"derivative in {x}", box))
+        strict = strict and not end_open
+        margin = margin.xreplace({x: end})
+    if margin.free_symbols:
+        return "the monotonicity argument leaves parameters free"
+    facts.append(sign_fact(margin, strict, "value at the end", Domain(())))
+    return facts
+
+
+def _reparametrised_facts(margin, strict, substitution, domain: Domain):
+    """Facts of ``x = a + (b - a)/(1 + t)``, ``t >= 0`` (onto ``(a, b]``): the sign of the
+    reparametrised margin over ``t >= 0``, and of the margin at ``x = a`` when a is in the set."""
+    sets = dict(domain.sets)
+    subs, facts = {}, []
+    for x, t, expr in substitution:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or not (d.start.is_finite and d.end.is_finite) or \
+                d.right_open or sp.simplify(expr - (d.start + (d.end - d.start) / (1 + t))) != 0:
+            return f"the substitution {x} = {expr} does not map t >= 0 onto {x} in {d}"
+        subs[x] = expr
+        if not d.left_open:
+            at_a = {s: v for s, v in sets.items() if s != x}
+            facts.append(sign_fact(margin.xreplace({x: d.start}), strict, f"at {x} = {d.start}",
+                                   Domain.of(at_a)))
+    t_sets = {s: v for s, v in sets.items() if s not in subs}
+    t_sets.update({t: sp.Interval(0, sp.oo) for _, t, _ in substitution})
+    facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
+                           Domain.of(t_sets)))
+    return facts
+
+
+def _rewritings():
+    """The rewritings the kernel re-runs, by the name a certificate gives: SymPy's simplify
+    after identities of symdp's special functions that hold everywhere (Phi = erfc(-x/sqrt 2)/2,
+    Phi(-x) = 1 - Phi(x)) -- trusted, with SymPy's simplify, for expressions defined on the
+    domain."""
+    from ..core.special import to_erfc  # local: the proof package stays free of cycles
+    from ..tradeoff.solve import phi_normal_form
+
+    return {"simplify": sp.simplify,
+            "simplify after Phi -> erfc": lambda d: sp.simplify(to_erfc(d)),
+            "Phi identities + simplify": lambda d: sp.simplify(phi_normal_form(sp.expand(d))),
+            "piecewise_fold + simplify": lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))}
+
+
+def _simplifies_to(a, b, method: str = "simplify") -> bool:
+    """The trusted equality: ``a == b`` as trees, or the named rewriting of ``a`` is ``b``
+    (or of ``a - b`` is 0)."""
     if a == b:
         return True
+    rewrite = _rewritings().get(method)
+    if rewrite is None:
+        return False
     try:
-        return sp.simplify(a - b) == 0
+        return rewrite(a) == b or rewrite(a - b) == 0
     except Exception:  # noqa: BLE001 - not shown equal
         return False
 
@@ -272,22 +360,42 @@ def check_declarations(symbols, domain: Domain) -> None:
 
 # ------------------------------------------------------------------ definedness
 
-def hazards(expr) -> list:
-    """The facts under which ``expr`` is defined: a non-zero base under a negative power, a
-    non-negative base under a fractional power (positive when also negative), a positive log
-    argument; Piecewise conditions are looked into."""
+def hazards(expr, where=(), domain: Domain | None = None) -> list:
+    """The facts under which ``expr`` is defined: a non-zero base under a negative integer
+    power, a non-negative base under a fractional power (positive when also negative), a
+    positive log argument; a power with a symbolic exponent ``b**k`` needs ``b > 0`` unless
+    ``k > 0`` on ``domain`` (then ``0**k = 0``; ``b >= 0`` for a non-integer k).  Piecewise conditions are looked into as expressions; a hazard inside a
+    branch is needed only where its condition holds and the earlier ones fail (``where``)."""
     found = []
-    for e in sp.preorder_traversal(expr):
-        if isinstance(e, sp.Pow) and e.base.free_symbols:
-            if e.exp.is_negative or not e.exp.is_number:
-                found.append(Fact(e.base, "nonzero" if e.exp.is_integer else "positive",
-                                  "definedness"))
-            if e.exp.is_number and not e.exp.is_integer:
-                found.append(Fact(e.base, "nonnegative", "definedness"))
-        elif isinstance(e, sp.log) and e.args[0].free_symbols:
-            found.append(Fact(e.args[0], "positive", "definedness"))
-        elif isinstance(e, (sp.zoo.func, sp.nan.func)) or e in (sp.zoo, sp.nan):
-            found.append(Fact(sp.S.Zero, "positive", "definedness: nan or zoo"))
+    if isinstance(expr, sp.Piecewise):
+        earlier = ()
+        for branch, cond in expr.args:
+            found += hazards(cond, where + earlier, domain) if isinstance(cond, sp.Basic) else []
+            relational = isinstance(cond, sp.core.relational.Relational)
+            found += hazards(branch, where + earlier + ((cond,) if relational else ()), domain)
+            if not relational:
+                break
+            earlier += (cond.negated,)
+        return list(dict.fromkeys(found))
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return found
+    for arg in expr.args:
+        found += hazards(arg, where, domain)
+    e, dom = expr, (Domain((), (), where) if where else None)
+    if isinstance(e, sp.Pow) and e.base.free_symbols:
+        if not e.exp.is_number:
+            k_positive = domain is not None and confirm(Fact(e.exp, "positive"), domain)
+            if not k_positive:
+                found.append(Fact(e.base, "positive", "definedness: exponent", dom))
+            elif not confirm(Fact(e.exp, "integer"), domain):
+                found.append(Fact(e.base, "nonnegative", "definedness: exponent", dom))
+        elif e.exp.is_negative:
+            found.append(Fact(e.base, "nonzero" if e.exp.is_integer else "positive",
+                              "definedness", dom))
+        elif not e.exp.is_integer:
+            found.append(Fact(e.base, "nonnegative", "definedness", dom))
+    elif isinstance(e, sp.log) and e.args[0].free_symbols:
+        found.append(Fact(e.args[0], "positive", "definedness", dom))
     return list(dict.fromkeys(found))
 
 
@@ -296,9 +404,33 @@ def defined_on(sides, domain: Domain) -> str:
     for side in sides:
         if side.has(sp.nan) or side.has(sp.zoo):
             return "a side contains nan or zoo"
-        for fact in hazards(side):
+        for fact in hazards(side, domain=domain):
             if not confirm(fact, domain):
                 return f"{fact.text()} is not shown on the domain"
+    return ""
+
+
+def undefined_at(sides, domain: Domain) -> str:
+    """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
+    found): a hazard that z3 refutes with a point at which the expression really is
+    undefined (checked exactly)."""
+    for name, side in zip(("lhs", "rhs"), sides):
+        for fact in hazards(side, domain=domain):
+            if fact.source != "definedness":
+                continue   # b**k undefined at b = 0 only for some k: not named as a point
+            dom = _domain_of(fact, domain)
+            try:
+                dom = dom.restricted_to(fact.expression.free_symbols)
+                ok, point = _z3_decide(fact, dom)
+            except Exception:  # noqa: BLE001 - no point found
+                continue
+            if ok or point is None:
+                continue
+            value = sp.simplify(fact.expression.xreplace(point))
+            if value.is_Rational and not _holds_exactly(value, fact.property):
+                where = ", ".join(f"{s} = {v}" for s, v in point.items())
+                return (f"the {name} is undefined at {where}, a point of the stated domain "
+                        f"({sp.sstr(fact.expression)} = {value}, needed {fact.text()})")
     return ""
 
 
@@ -307,9 +439,11 @@ def defined_on(sides, domain: Domain) -> str:
 def confirm(fact: Fact, domain: Domain) -> str:
     """How ``fact`` was confirmed ("" when no method confirms it): exact evaluation on a
     finite domain, z3, or Arb balls over the sub-boxes of a bounded domain."""
-    dom = fact.domain or domain
+    dom = _domain_of(fact, domain)
     dom = dom.restricted_to(fact.expression.free_symbols) if fact.expression.free_symbols \
         else Domain(())
+    if not fact.source.startswith("definedness") and defined_on((fact.expression,), dom):
+        return ""   # a fact about an expression not defined on its whole domain
     for method in (_by_exact_points, _by_z3, _by_balls, _by_choose_pos):  # last: issue #20
         try:
             how = method(fact, dom)
@@ -318,6 +452,17 @@ def confirm(fact: Fact, domain: Domain) -> str:
         if how:
             return how
     return ""
+
+
+def _domain_of(fact: Fact, domain: Domain) -> Domain:
+    """The fact's own domain; one without sets (a hazard inside a Piecewise branch) is the
+    step's domain narrowed by its conditions."""
+    if fact.domain is None:
+        return domain
+    if not fact.domain.hypotheses:
+        return Domain(domain.hypotheses, domain.constraints,
+                      tuple(domain.side_conditions) + tuple(fact.domain.side_conditions))
+    return fact.domain
 
 
 def _holds_exactly(value, prop: str) -> bool:
@@ -353,13 +498,19 @@ def _by_exact_points(fact: Fact, dom: Domain) -> str:
 
 
 def _by_z3(fact: Fact, dom: Domain) -> str:
+    return "z3 (no counterexample: unsat)" if _z3_decide(fact, dom)[0] else ""
+
+
+def _z3_decide(fact: Fact, dom: Domain):
+    """``(True, None)`` when z3 shows the fact on the domain; ``(False, point)`` with a point
+    of the domain where it fails (exact rationals), or ``(False, None)`` when undecided."""
     import z3
 
     names = {}
     sets = dom.sets
     for s in fact.expression.free_symbols | set().union(*[c.free_symbols for c in dom.conditions]):
         if s not in sets:
-            return ""
+            return False, None
         # an integer parameter is an Int seen as a Real: / is then division, not floor division
         names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
             else z3.Real(s.name)
@@ -367,40 +518,129 @@ def _by_z3(fact: Fact, dom: Domain) -> str:
     solver.set("rlimit", Z3_RLIMIT)
     for s, v in names.items():
         solver.add(_z3_membership(v, sets[s], z3))
+    atoms = {}
     for cond in dom.conditions:
-        solver.add(_z3_relation(cond, names, z3))
-    e = _z3_term(sp.expand_func(fact.expression), names, z3)
+        solver.add(_z3_relation(cond, names, z3, atoms))
+    e = _z3_term(sp.expand_func(fact.expression), names, z3, atoms)
+    # a non-polynomial atom is a fresh variable bounded by its interval enclosure on the hull
+    # of the sets (mpmath's outward-rounded interval arithmetic): sound, and often enough
+    hull = {s: (d.inf, d.sup) for s, d in sets.items()}
+    for atom, v in atoms.items():
+        lo, hi = _enclosure(atom, hull)
+        if lo is not None:
+            solver.add(v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"))
+        if hi is not None:
+            solver.add(v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}"))
     negated = {"positive": lambda: e <= 0, "nonnegative": lambda: e < 0,
                "negative": lambda: e >= 0, "nonpositive": lambda: e > 0,
                "nonzero": lambda: e == 0, "zero": lambda: e != 0,
                "integer": lambda: e != z3.ToReal(z3.ToInt(e))}[fact.property]
     solver.add(negated())
-    return "z3 (no counterexample: unsat)" if solver.check() == z3.unsat else ""
+    answer = solver.check()
+    if answer == z3.unsat:
+        return True, None
+    if answer != z3.sat:
+        return False, None
+    model = solver.model()
+    point = {}
+    for s, v in names.items():
+        value = model.eval(v, model_completion=True)
+        if not z3.is_rational_value(value):
+            return False, None
+        point[s] = sp.Rational(value.as_fraction().numerator, value.as_fraction().denominator)
+    return False, point
 
 
-def _z3_term(e, names, z3):
+def _z3_term(e, names, z3, atoms=None):
     if e in names:
         return names[e]
     if e.is_Rational:
         return z3.RealVal(f"{e.p}/{e.q}")
     if isinstance(e, sp.Add):
-        return z3.Sum([_z3_term(a, names, z3) for a in e.args])
+        return z3.Sum([_z3_term(a, names, z3, atoms) for a in e.args])
     if isinstance(e, sp.Mul):
-        return z3.Product([_z3_term(a, names, z3) for a in e.args])
+        return z3.Product([_z3_term(a, names, z3, atoms) for a in e.args])
     if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        base = _z3_term(e.base, names, z3)
+        base = _z3_term(e.base, names, z3, atoms)
         power = z3.Product([base] * abs(int(e.exp))) if e.exp != 0 else z3.RealVal(1)
         return power if e.exp >= 0 else 1 / power
+    if atoms is not None and e.free_symbols and e.is_real is not False:
+        if e not in atoms:
+            atoms[e] = z3.Real(f"atom_{len(atoms)}")
+        return atoms[e]
     raise ValueError(f"outside z3's fragment: {type(e).__name__}")
 
 
-def _z3_relation(cond, names, z3):
+def _enclosure(e, hull):
+    """Exact rational bounds ``(lo, hi)`` (None: unbounded or unknown) of ``e`` over the box
+    ``hull`` {symbol: (inf, sup)}, by mpmath's interval arithmetic (outward rounding)."""
+    import mpmath
+    from mpmath import iv
+
+    def ev(e):
+        if e in hull:
+            lo, hi = hull[e]
+            return iv.mpf([_iv_end(lo, iv).a, _iv_end(hi, iv).b])
+        if e.is_Rational:
+            return iv.mpf(int(e.p)) / int(e.q)
+        if e is sp.E or e is sp.pi:
+            return iv.e if e is sp.E else iv.pi
+        if isinstance(e, (sp.Add, sp.Mul)):
+            parts = [ev(a) for a in e.args]
+            out = parts[0]
+            for q in parts[1:]:
+                out = out + q if isinstance(e, sp.Add) else out * q
+            return out
+        if isinstance(e, sp.Pow):
+            if e.exp.is_Integer:
+                return ev(e.base) ** int(e.exp)
+            if e.base is sp.E:
+                return iv.exp(ev(e.exp))
+            if e.exp == sp.S.Half:
+                return iv.sqrt(ev(e.base))
+            return iv.exp(ev(e.exp) * iv.log(ev(e.base)))
+        unary = {sp.exp: iv.exp, sp.log: iv.log, sp.erf: iv.erf, sp.erfc: iv.erfc}
+        if type(e) in unary:
+            return unary[type(e)](ev(e.args[0]))
+        raise ValueError(type(e).__name__)
+
+    def exact(x):
+        x = mpmath.mpf(x)
+        if not mpmath.isfinite(x):
+            return None
+        man, exp = x.man_exp
+        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+
+    saved = iv.prec
+    try:
+        iv.prec = 96   # scoped: restored below (mpmath's iv context has no workprec)
+        value = ev(e)
+        lo, hi = exact(value.a), exact(value.b)
+    except Exception:  # noqa: BLE001 - no enclosure: the atom stays unbounded
+        return None, None
+    finally:
+        iv.prec = saved
+    return lo, hi
+
+
+def _iv_end(v, iv):
+    """An interval containing the end ``v`` of a set (widened around an irrational end)."""
+    if v is sp.oo or v is -sp.oo:
+        return iv.mpf([v is sp.oo and iv.inf or -iv.inf] * 2)
+    if v.is_Rational:
+        return iv.mpf(int(v.p)) / int(v.q)
+    mid = iv.mpf(str(sp.N(v, 40)))
+    return mid + iv.mpf([-1, 1]) * iv.mpf(10) ** -30
+
+
+def _z3_relation(cond, names, z3, atoms=None):
     ops = {sp.LessThan: lambda a, b: a <= b, sp.StrictLessThan: lambda a, b: a < b,
            sp.GreaterThan: lambda a, b: a >= b, sp.StrictGreaterThan: lambda a, b: a > b,
            sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b}
     if isinstance(cond, sp.And):
-        return z3.And([_z3_relation(a, names, z3) for a in cond.args])
-    return ops[type(cond)](_z3_term(cond.lhs, names, z3), _z3_term(cond.rhs, names, z3))
+        return z3.And([_z3_relation(a, names, z3, atoms) for a in cond.args])
+    return ops[type(cond)](_z3_term(cond.lhs, names, z3, atoms),
+                           _z3_term(cond.rhs, names, z3, atoms))
 
 
 def _z3_membership(v, d, z3):

@@ -1,10 +1,17 @@
-"""Wall-clock limits for the stages of the check cascade (SIGALRM on the main thread)."""
+"""Wall-clock limits for the stages of the check cascade (SIGALRM on the main thread).
+
+A limit here is a guard against a hang, never a budget a verdict depends on: the stages count
+their work (attempts, sub-boxes, evaluations, ``count_ops``), and a guard that fires is stated
+as such ("hang guard").  Limits nest: an inner ``time_limit`` never outlives the outer one's
+deadline and re-arms the outer timer when it exits (it used to disarm it).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import signal
 import threading
+import time
 
 
 class Timeout(Exception):
@@ -22,10 +29,15 @@ def time_limit(seconds: float):
     def handler(signum, frame):
         raise Timeout()
 
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]   # 0.0: no outer limit
+    start = time.monotonic()
     previous = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer_left) if outer_left else seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer_left:  # the outer limit goes on (at once when its time is already up)
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(outer_left - (time.monotonic() - start), 1e-6))

@@ -169,6 +169,15 @@ class StepResult:
     facts: tuple = ()
     acceptance: object = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self):
+        # a verdict that holds (or an enumerated range) comes from the kernel only (issue #19)
+        if self.verdict.holds_everywhere or self.verdict is Verdict.ENUMERATED_ON_RANGE:
+            from .kernel import is_accepted
+
+            if not is_accepted(self.acceptance, self.verdict):
+                raise TypeError(f"a StepResult with verdict {self.verdict.value} needs the "
+                                "kernel's acceptance: only symdp.proof.kernel.accept issues it")
+
     def __bool__(self):
         raise TypeError("a StepResult has no truth value: read .holds_everywhere (for every "
                         "parameter value), .evidence_only (checked at points) or .verdict")

@@ -1,14 +1,16 @@
 r"""Reports of checked derivations: a text table and a documented JSON schema.
 
-JSON schema (``symdp check --json FILE``), version 2::
+JSON schema (``symdp check --json FILE``), version 3::
 
     {
-      "schema": "symdp-check/2",
+      "schema": "symdp-check/3",
       "dps": [int, int] | null,        # the numeric stage's two precisions, when recorded
       "summary": {"derivations": int, "steps": int, "verdicts": {VERDICT: int},
                   "holds_everywhere": int,     # steps that hold for every parameter value
                   "under_hypotheses": int,     # would hold, but rest on unproved hypotheses
-                  "evidence_only": int,        # CHECKED_AT_POINTS or NUMERIC_AT_POINTS
+                  "evidence_only": int,        # the evidence verdicts, the next two together
+                  "checked_at_points": int,    # CHECKED_AT_POINTS or NUMERIC_AT_POINTS
+                  "enumerated_on_range": int,  # ENUMERATED_ON_RANGE
                   "findings": int, "findings_reproduced": int,
                   "mismatches": int, "load_errors": int,
                   "require_proof": bool,       # symdp check --require-proof
@@ -32,7 +34,7 @@ JSON schema (``symdp check --json FILE``), version 2::
                      "verdict": VERDICT,
                      "label": str,             # "PROVED", or "PROVED under: h1; h2"
                      "holds_everywhere": bool, # for every parameter value it claims
-                     "evidence_only": bool,    # checked at sampled points only
+                     "evidence_only": bool,    # evidence: points, or an enumerated range
                      "under_hypotheses": bool, # holds only where "hypotheses" hold
                      "scope": str,             # the scope in words
                      "hypotheses": [str],      # unproved conditions the verdict rests on
@@ -47,13 +49,28 @@ JSON schema (``symdp check --json FILE``), version 2::
       "load_errors": [{"path": str, "error": str}]
     }
 
-VERDICT is one of PROVED, CERTIFIED, ENUMERATED (hold for every parameter value),
-CHECKED_AT_POINTS, NUMERIC_AT_POINTS (evidence at sampled points only), UNDECIDED, REFUTED.
+VERDICT is one of PROVED, CERTIFIED, ENUMERATED (hold for every parameter value; issued by
+the kernel only, :mod:`symdp.proof.kernel`), ENUMERATED_ON_RANGE (exact enumeration of a
+finite range of an infinite domain: evidence), CHECKED_AT_POINTS, NUMERIC_AT_POINTS (evidence
+at sampled points only), UNDECIDED, REFUTED.
 A step *holds* (``holds_everywhere``) only when its verdict is one of the first three and
 it rests on no unproved hypothesis; read ``holds_everywhere`` and ``scope``, never the
 verdict name alone.
 
-**Changes from** ``symdp-check/1`` (and how to read an old file):
+**Changes from** ``symdp-check/2`` (and how to read an old file):
+
+* new verdict ``ENUMERATED_ON_RANGE``: exact enumeration of part of an infinite domain
+  ("exactly for n <= 6, k <= 4"), evidence (``holds_everywhere`` false, ``evidence_only``
+  true).  /2 wrote such steps as ``ENUMERATED``: in a /2 file an ``ENUMERATED`` verdict may
+  be a sample of an infinite domain; only a re-check tells.
+* a verdict that holds is issued only by the kernel (issue #19): /2's PROVED, CERTIFIED and
+  ENUMERATED did not all check coverage, definedness and the facts they used.
+* new summary fields ``checked_at_points`` and ``enumerated_on_range``; ``evidence_only``
+  now counts both; the summary line names the enumerated ranges apart.
+* ``symdp report --from-json`` reads /3 only and refuses /2 in one line (re-run
+  ``symdp check --json``), for the same reason it refuses /1.
+
+**Changes from** ``symdp-check/1`` to /2 (and how to read an old file):
 
 * verdict names: ``NUMERIC`` became ``NUMERIC_AT_POINTS``; ball arithmetic at sampled points,
   which /1 wrote as ``CERTIFIED`` (stage ``certified``, a ``points`` record and no box
@@ -112,7 +129,7 @@ import sympy as sp
 
 from ..proof.verdict import Verdict
 
-SCHEMA = "symdp-check/2"
+SCHEMA = "symdp-check/3"
 
 
 def derivation_dict(report) -> dict:
@@ -142,6 +159,10 @@ def summary(reports, errors, *, require_proof: bool = False) -> dict:
         "holds_everywhere": sum(1 for r in results if r.holds_everywhere),
         "under_hypotheses": sum(1 for r in results if r.under_hypotheses),
         "evidence_only": sum(1 for r in results if r.evidence_only),
+        "checked_at_points": sum(1 for r in results if r.evidence_only
+                                 and r.verdict is not Verdict.ENUMERATED_ON_RANGE),
+        "enumerated_on_range": sum(1 for r in results
+                                   if r.verdict is Verdict.ENUMERATED_ON_RANGE),
         "findings": len(findings),
         "findings_reproduced": sum(1 for r in findings if r.matches_expectation),
         "mismatches": mismatches, "load_errors": len(errors),
@@ -159,7 +180,10 @@ def summary_line(s: dict) -> str:
     parts = [f"{s['holds_everywhere']} of {s['steps']} steps hold for every parameter value"]
     if s["under_hypotheses"]:
         parts.append(f"{s['under_hypotheses']} hold only under unproved hypotheses")
-    parts.append(f"{s['evidence_only']} checked at points only")
+    parts.append(f"{s.get('checked_at_points', s['evidence_only'])} checked at points only")
+    if s.get("enumerated_on_range"):
+        parts.append(f"{s['enumerated_on_range']} enumerated exactly on a finite range of an "
+                     "infinite domain only (evidence)")
     parts.append(f"{s['findings_reproduced']} findings reproduced"
                  if s["findings_reproduced"] == s["findings"] else
                  f"{s['findings_reproduced']} of {s['findings']} findings reproduced")

@@ -199,6 +199,8 @@ def summary_section(reports, errors=(), *, dps=None) -> str:
               r"PROVED: symbolic, for every admissible value. "
               r"CERTIFIED: ball arithmetic over boxes covering the whole stated domain. "
               r"ENUMERATED: exact enumeration of a finite domain, enumerated whole. "
+              r"ENUMERATED\_ON\_RANGE: exact enumeration of a finite range of an infinite "
+              r"domain only --- evidence, not proof. "
               r"CHECKED\_AT\_POINTS: ball arithmetic at sampled points only --- evidence, not proof. "
               r"NUMERIC\_AT\_POINTS: agreement at two precisions at sampled points only --- evidence, not proof. "
               r"UNDECIDED: nothing could decide. "

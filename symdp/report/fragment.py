@@ -9,6 +9,8 @@ tag, and no macros of the report's preamble, so that it compiles in any amsmath 
 
 from __future__ import annotations
 
+from ..proof.verdict import Verdict
+
 from ..proof.derivation import LATEX_RELATION
 from .latex import text
 from .views import DerivationView, view_of_derivation
@@ -34,6 +36,8 @@ def derivation_latex(derivation, results=None) -> str:
             tag += (r"; " if tag else "") + r"\textbf{%s}" % text(r.verdict.value)
             if r.is_finding:
                 tag += r" (finding)"
+            elif r.verdict is Verdict.ENUMERATED_ON_RANGE:
+                tag += r" (enumerated on a finite range only)"
             elif r.evidence_only:
                 tag += r" (checked at points only)"
             if r.hypotheses and r.verdict.supports:

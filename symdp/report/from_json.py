@@ -21,6 +21,7 @@ from pathlib import Path
 from ..core.errors import SymdpError
 from ..proof.derivation import LATEX_RELATION
 from .check_output import SCHEMA
+from ..proof.kernel import recorded
 from ..proof.verdict import Counterexample, StepResult, Verdict
 from .safe_latex import UnsafeLatexError, check_formula_latex
 from .views import DerivationView, ReportView, StepView
@@ -35,7 +36,7 @@ MAX_JSON_DEPTH = 32
 
 
 class ReportInputError(SymdpError, ValueError):
-    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/2`` report."""
+    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/3`` report."""
 
 
 @dataclass(frozen=True)
@@ -161,15 +162,18 @@ def _step(f: _Fields):
                     f.strings("side_conditions"))
     expected = f.get("expected", str, optional=True)
     certified = f.get("certified", dict, optional=True)
+    verdict = _verdict(f.get("verdict", str), f._path("verdict"))
     result = StepResult(
-        verdict=_verdict(f.get("verdict", str), f._path("verdict")),
+        verdict=verdict,
         detail=f.get("detail", str), stage=f.get("stage", str),
         counterexample=_counterexample(f.sub("counterexample", optional=True)),
         expected=None if expected is None else _verdict(expected, f._path("expected")),
         worst_margin=f.get("worst_margin", str, optional=True),
         points=f.get("points", int, optional=True, default=0),
         extra={"certified": certified} if certified is not None else {},
-        hypotheses=f.strings("hypotheses"), facts=f.strings("facts"))
+        hypotheses=f.strings("hypotheses"), facts=f.strings("facts"),
+        # a verdict as the report recorded it, not re-checked here (the kernel's token says so)
+        acceptance=recorded(verdict, f._path("verdict")))
     # the scope fields must say what the verdict and hypotheses say (a hand-edited
     # "holds_everywhere": true on evidence at points is refused, never typeset)
     for key in ("holds_everywhere", "evidence_only", "under_hypotheses"):
@@ -216,6 +220,11 @@ def parse_check_json(data, name: str = "the JSON") -> CheckJson:
             f"{name} is a symdp-check/1 report, which symdp report no longer reads: its "
             f"CERTIFIED verdicts do not say whether they cover the whole domain or only "
             f"sampled points; re-run symdp check --json to write {SCHEMA!r}")
+    if schema == "symdp-check/2":
+        raise ReportInputError(
+            f"{name} is a symdp-check/2 report, which symdp report no longer reads: its "
+            f"ENUMERATED verdicts do not say whether the enumeration covered the whole domain "
+            f"or a finite range of an infinite one; re-run symdp check --json to write {SCHEMA!r}")
     if schema != SCHEMA:
         found = "no schema" if schema is None else f"schema {schema!r}"
         raise ReportInputError(

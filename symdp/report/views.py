@@ -9,7 +9,7 @@ the same check: formulas are carried as the LaTeX SymPy prints, text as plain st
 
 These records are plain frozen dataclasses of strings, numbers, verdicts and tuples -- no
 SymPy object -- and they are the one record form of a checked derivation: the
-``symdp check --json`` document (schema ``symdp-check/2``, :mod:`symdp.report.check_output`) is
+``symdp check --json`` document (schema ``symdp-check/3``, :mod:`symdp.report.check_output`) is
 their serialisation (:func:`report_dict`), and :mod:`symdp.report.from_json` reads it back
 into the same records (a round trip gives equal records and the same JSON).
 """
@@ -120,7 +120,7 @@ def view_of_report(report, source: str | None = None) -> ReportView:
 
 
 # --------------------------------------------------------------------------- serialisation
-# The JSON of ``symdp check --json`` (schema symdp-check/2) is written here and only here;
+# The JSON of ``symdp check --json`` (schema symdp-check/3) is written here and only here;
 # symdp.report.from_json reads the same names back.
 
 def result_dict(r: StepResult) -> dict:

@@ -59,7 +59,7 @@ def test_check_json_schema_and_broken_proof_file(tmp_path):
     assert r.returncode == 1  # the broken file fails the run
     assert "broken.py" in r.stdout and "boom" in r.stdout
     data = json.loads(out.read_text())
-    assert data["schema"] == "symdp-check/2"
+    assert data["schema"] == "symdp-check/3"
     (d,) = data["derivations"]
     assert d["id"] == "good_one" and d["ok"] is True
     assert [s["verdict"] for s in d["steps"]] == ["PROVED", "REFUTED"]

@@ -78,3 +78,33 @@ def test_off_the_main_thread_there_is_no_limit_and_no_error():
     t.start()
     t.join()
     assert outcome == ["ran"]
+
+
+def test_a_nested_limit_does_not_disarm_the_outer_one():
+    # issue #19: the inner limit used to cancel the outer timer on exit, so the outer block
+    # ran on unguarded; the loop below ends by itself after 5 s, failing (not hanging)
+    import time
+
+    def busy_for_at_most(seconds):
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < seconds:
+            pass
+
+    with pytest.raises(Timeout):
+        with time_limit(0.2):
+            with time_limit(10):
+                pass
+            busy_for_at_most(5)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_inner_limit_never_outlives_the_outer_deadline():
+    import time
+
+    t0 = time.monotonic()
+    with pytest.raises(Timeout):
+        with time_limit(0.2):
+            with time_limit(10):
+                while time.monotonic() - t0 < 5:
+                    pass
+    assert time.monotonic() - t0 < 2

@@ -9,6 +9,12 @@ from symdp.proof.verdict import StepResult
 from symdp.report.check_output import summary, summary_line
 from symdp.report.document import document_latex
 from symdp.report.views import ReportView, view_of_derivation
+from symdp.proof.kernel import recorded
+
+def held(verdict, *args, **kwargs):
+    """A holding StepResult as a report would record it (the kernel's token for a fixture)."""
+    return StepResult(verdict, *args, acceptance=recorded(verdict, "a test fixture"), **kwargs)
+
 
 x = sp.Symbol("x")
 
@@ -17,9 +23,9 @@ def _doc():
     d = Derivation("scopes", "three scopes", "test", {x: sp.Interval(0, 1)},
                    (Step(x ** 2, "<=", x, "a"), Step(x ** 3, "<=", x, "b"),
                     Step(x ** 4, "<=", x, "c")), chained=False)
-    results = (StepResult(Verdict.PROVED, "sign", "symbolic"),
+    results = (held(Verdict.PROVED, "sign", "symbolic"),
                StepResult(Verdict.CHECKED_AT_POINTS, "balls", "certified", points=24),
-               StepResult(Verdict.PROVED, "sign", "symbolic", hypotheses=("x_star <= 1",)))
+               held(Verdict.PROVED, "sign", "symbolic", hypotheses=("x_star <= 1",)))
     rep = ReportView(view_of_derivation(d), results, "f.py", Verdict.CHECKED_AT_POINTS)
     return document_latex([rep]), rep
 

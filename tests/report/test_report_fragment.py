@@ -6,6 +6,12 @@ from symdp.proof import Derivation, Step, Verdict
 from symdp.proof.verdict import StepResult
 from symdp.report.fragment import derivation_latex
 from symdp.report.views import view_of_derivation
+from symdp.proof.kernel import recorded
+
+def held(verdict, *args, **kwargs):
+    """A holding StepResult as a report would record it (the kernel's token for a fixture)."""
+    return StepResult(verdict, *args, acceptance=recorded(verdict, "a test fixture"), **kwargs)
+
 
 x = sp.Symbol("x", real=True)
 
@@ -38,7 +44,7 @@ def test_fragment_from_the_view_is_the_same():
 
 
 def test_results_add_the_verdict_and_mark_findings():
-    results = (StepResult(Verdict.PROVED, "", "symbolic"),
+    results = (held(Verdict.PROVED, "", "symbolic"),
                StepResult(Verdict.REFUTED, "", "numeric", expected=Verdict.REFUTED))
     out = derivation_latex(CHAIN, results)
     assert r"\text{(1) x\textasciicircum{}2 \textless{}= x on [0, 1]; \textbf{PROVED}}" in out
@@ -54,7 +60,7 @@ def test_independent_claims_show_every_lhs():
 
 def test_evidence_and_hypotheses_are_stated_in_the_tag():
     results = (StepResult(Verdict.CHECKED_AT_POINTS, "", "certified", points=24),
-               StepResult(Verdict.PROVED, "", "symbolic", hypotheses=("x_0 <= 1",)))
+               held(Verdict.PROVED, "", "symbolic", hypotheses=("x_0 <= 1",)))
     out = derivation_latex(CHAIN, results)
     assert r"\textbf{CHECKED\_AT\_POINTS} (checked at points only)}" in out
     assert r"\text{(2) \textbf{PROVED} (under: x\_0 \textless{}= 1)}" in out

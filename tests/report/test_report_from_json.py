@@ -74,7 +74,7 @@ def _report(*args):
 def test_json_carries_what_the_document_needs(checked):
     _, path = checked
     data = json.loads(path.read_text())
-    assert data["schema"] == "symdp-check/2" and data["dps"] == [30, 60]
+    assert data["schema"] == "symdp-check/3" and data["dps"] == [30, 60]
     claims, chain = data["derivations"]
     assert claims["chained"] is False and chain["chained"] is True
     assert claims["notes"] == "notes with _under_scores_ and $dollars$"
@@ -145,7 +145,7 @@ def _one_line_exit_2(capsys, *args):
     ("[]", "no schema"),
     ('{"schema": "symdp-check/0", "derivations": []}', "schema 'symdp-check/0'"),
     ('{"schema": "other/1"}', "schema 'other/1'"),
-    ('{"schema": "symdp-check/2"}', "derivations is missing"),
+    ('{"schema": "symdp-check/3"}', "derivations is missing"),
     ('{"schema": "symdp-check/1", "derivations": []}', "re-run symdp check --json"),
     ("\udcff", "not UTF-8"),
 ])

@@ -5,6 +5,12 @@ import sympy as sp
 from symdp.proof import Derivation, Step, Verdict
 from symdp.proof.verdict import StepResult
 from symdp.report.views import ReportView, view_of_derivation, view_of_report
+from symdp.proof.kernel import recorded
+
+def held(verdict, *args, **kwargs):
+    """A holding StepResult as a report would record it (the kernel's token for a fixture)."""
+    return StepResult(verdict, *args, acceptance=recorded(verdict, "a test fixture"), **kwargs)
+
 
 x = sp.Symbol("x", real=True)
 n = sp.Symbol("n", integer=True)
@@ -28,7 +34,7 @@ def test_the_view_holds_latex_strings_typed_here():
 
 def test_a_report_view_is_ok_only_when_every_step_matches():
     v = view_of_derivation(D)
-    good = (StepResult(Verdict.PROVED, "", "symbolic"), StepResult(Verdict.PROVED, "", "symbolic"))
+    good = (held(Verdict.PROVED, "", "symbolic"), held(Verdict.PROVED, "", "symbolic"))
     bad = (good[0], StepResult(Verdict.REFUTED, "", "numeric"))
     assert ReportView(v, good).ok and not ReportView(v, bad).ok and not ReportView(v, None).ok
     same = ReportView(v, good)

@@ -1,6 +1,9 @@
 """The enumeration stage of the check cascade (:mod:`symdp.proof.check`): when a step holds
 :class:`~symdp.core.enumerable.Enumerated` atoms and every free symbol has an enumeration
-range, every admissible case, exactly."""
+range, every admissible case, exactly.  A proposer: a case that fails is REFUTED here; all
+cases holding give a :class:`~symdp.proof.certificates.FiniteCertificate`, which the kernel
+accepts as ENUMERATED only when the enumerated values cover every parameter's whole set
+(else ENUMERATED_ON_RANGE: evidence)."""
 
 from __future__ import annotations
 
@@ -9,13 +12,15 @@ import itertools
 import sympy as sp
 
 from ...core.enumerable import Enumerated, enumerate_atoms
+from ..certificates import FiniteCertificate
 from ..derivation import Derivation, Step
 from ..sampling import conditions_on
 from ..verdict import Counterexample, StepResult, Verdict
 from .common import _point_str, _rational_or_none, _sample_symbols
 
 
-def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> StepResult | None:
+def enumeration_stage(lhs, rhs, relation, derivation: Derivation,
+                      step: Step) -> StepResult | FiniteCertificate | None:
     if not (lhs.atoms(Enumerated) or rhs.atoms(Enumerated)):
         return None
     symbols = sorted(step.free_symbols, key=lambda s: s.name)
@@ -62,5 +67,7 @@ def _enumeration(lhs, rhs, relation, derivation: Derivation, step: Step) -> Step
         return StepResult(Verdict.UNDECIDED, "enumeration: no case satisfies the hypotheses",
                           "enumeration")
     spans = ", ".join(f"{s.name} in {min(ranges[s])}..{max(ranges[s])}" for s in symbols)
-    return StepResult(Verdict.ENUMERATED, f"{cases} cases ({spans}), exact rationals",
-                      "enumeration", points=cases)
+    return FiniteCertificate(lhs, rhs, relation, "enumeration",
+                             values=tuple((s, tuple(vals)) for s, vals in zip(every, admissible)),
+                             cases=cases, how="exact",
+                             detail=f"{cases} cases ({spans}), exact rationals")

@@ -100,9 +100,12 @@ def _constant_sign(value, strict: bool) -> bool:
 
 
 def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0,
-                          deadline: float | None = None) -> str:
+                          deadline: float | None = None, chain: list | None = None) -> str:
     """A reason why ``margin >= 0`` (``> 0`` when ``strict``) on the product of the domains,
-    or "" when none is found (also when ``deadline``, a ``time.perf_counter()`` value, passes)."""
+    or "" when none is found (also when ``deadline``, a ``time.perf_counter()`` value, passes).
+
+    On success ``chain`` (when given) receives the argument as ``(x, end, direction,
+    end_open)`` per level, outermost first: what the kernel re-derives and confirms."""
     import time
 
     from ..certified.reduce import _Signs
@@ -140,8 +143,12 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
                 continue
             rest = {s: dom_ for s, dom_ in domains.items() if s != x}
             need_strict = strict and not end_open
-            inner = prove_by_monotonicity(at_end, need_strict, rest, depth + 1, deadline)
+            inner_chain = []
+            inner = prove_by_monotonicity(at_end, need_strict, rest, depth + 1, deadline,
+                                          inner_chain)
             if inner:
+                if chain is not None:
+                    chain.extend([(x, end, direction, bool(end_open))] + inner_chain)
                 slope = "non-decreasing" if direction > 0 else "non-increasing"
                 if want_d == ">":
                     slope = "increasing" if direction > 0 else "decreasing"

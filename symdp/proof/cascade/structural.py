@@ -1,14 +1,13 @@
 """The structural stage of the check cascade (:mod:`symdp.proof.check`): ``lhs == rhs``
-as SymPy trees."""
+as SymPy trees.  A proposer: it returns a certificate for :func:`symdp.proof.kernel.accept`."""
 
 from __future__ import annotations
 
+from ..certificates import StructuralCertificate
 from ..derivation import Step
-from ..verdict import StepResult, Verdict
 
 
-def _structural(step: Step) -> StepResult | None:
-    if step.lhs == step.rhs:
-        if step.relation in ("=", "<=", ">="):
-            return StepResult(Verdict.PROVED, "both sides are the same expression", "structural")
+def structural_certificate(step: Step) -> StructuralCertificate | None:
+    if step.lhs == step.rhs and step.relation in ("=", "<=", ">="):
+        return StructuralCertificate(step.lhs, step.rhs, step.relation, "structural")
     return None

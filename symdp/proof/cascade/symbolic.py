@@ -2,7 +2,11 @@
 hypotheses turned into SymPy assumptions, ``simplify(lhs - rhs)`` (also after rewriting
 :math:`\\Phi` to ``erfc``), the sign of the difference for inequalities, also after
 reparametrising bounded parameters ``x = a + (b - a)/(1 + t)``, ``t >= 0``, and
-derivative-sign monotonicity (:mod:`symdp.proof.cascade.monotone`)."""
+derivative-sign monotonicity (:mod:`symdp.proof.cascade.monotone`).
+
+A proposer: :func:`symbolic_certificates` yields certificates
+(:class:`~symdp.proof.certificates.SymbolicCertificate`) for :func:`symdp.proof.kernel.accept`,
+or a REFUTED result; it never says that a step holds."""
 
 from __future__ import annotations
 
@@ -14,17 +18,20 @@ from ...core.enumerable import Enumerated
 from ..assumptions import assumption_symbols
 from ..timeouts import Timeout as _Timeout
 from ..timeouts import time_limit
+from ..certificates import SymbolicCertificate
 from ..verdict import Counterexample, StepResult, Verdict
 from .common import _sign_holds
 
 
-def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | None, list]:
-    tried = []
+def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
+    """Yield a certificate per symbolic argument found (the kernel accepts or refuses each),
+    or a REFUTED StepResult (a strict relation between sides that simplify to equal);
+    what was tried is appended to ``tried``."""
     mapping = assumption_symbols(hypotheses)
     L, R = lhs.xreplace(mapping), rhs.xreplace(mapping)
     if L.atoms(Enumerated) or R.atoms(Enumerated):
         tried.append("symbolic: skipped (enumerated quantities)")
-        return None, tried
+        return
     diff = L - R
     from ...core.special import to_erfc  # local: keeps the proof package free of cycles
     from ...tradeoff.solve import phi_normal_form
@@ -49,13 +56,16 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
             continue
         if simplified == 0 and relation in ("<", ">"):
             cx = Counterexample({}, "lhs", "rhs", "0", exact=True)
-            return StepResult(Verdict.REFUTED, "the sides are equal everywhere (their difference "
-                              f"simplifies to 0, {name}), so the strict relation fails at every point",
-                              "symbolic", counterexample=cx), tried
+            yield StepResult(Verdict.REFUTED, "the sides are equal everywhere (their difference "
+                             f"simplifies to 0, {name}), so the strict relation fails at every point",
+                             "symbolic", counterexample=cx)
+            return
         if verdict is True:
-            what = "difference simplifies to 0" if simplified == 0 else \
-                f"sign of lhs - rhs decided under the hypotheses ({name})"
-            return StepResult(Verdict.PROVED, what, "symbolic"), tried
+            back = {v: k for k, v in mapping.items()}
+            yield SymbolicCertificate(lhs, rhs, relation, "symbolic", name,
+                                      simplified.xreplace(back), mapping=tuple(mapping.items()))
+            tried.append(f"{name}: decided by SymPy; the kernel did not accept it")
+            continue
         tried.append(f"{name}: undecided")
         simplified_forms.append(simplified)
     if relation != "=" and simplified_forms:
@@ -71,28 +81,36 @@ def _symbolic(lhs, rhs, relation, hypotheses, seconds) -> tuple[StepResult | Non
             tried.append(f"reparametrised sign analysis: {type(exc).__name__}")
             decided = False
         if decided:
-            return StepResult(Verdict.PROVED, "sign decided after reparametrising bounded "
-                              "parameters as a + (b - a)/(1 + t), t >= 0, and at the endpoints",
-                              "symbolic"), tried
-        tried.append("reparametrised sign analysis: undecided")
+            yield SymbolicCertificate(lhs, rhs, relation, "symbolic",
+                                      "sign after reparametrising bounded parameters as "
+                                      "a + (b - a)/(1 + t), t >= 0, and at the endpoints",
+                                      substitution=tuple(decided), mapping=tuple(mapping.items()))
+            tried.append("reparametrised sign analysis: decided by SymPy; not accepted")
+        else:
+            tried.append("reparametrised sign analysis: undecided")
     if relation != "=" and len(lhs.free_symbols | rhs.free_symbols) <= 3:
         from .monotone import prove_by_monotonicity
 
         margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
+        chain = []
         try:
             why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
-                                        deadline=time.perf_counter() + seconds)
+                                        deadline=time.perf_counter() + seconds, chain=chain)
         except Exception as exc:  # noqa: BLE001 - undecided, not wrong
             why = ""
             tried.append(f"monotonicity: {type(exc).__name__}")
         if why:
-            return StepResult(Verdict.PROVED, f"derivative-sign monotonicity: {why}",
-                              "symbolic"), tried
-        tried.append("monotonicity: undecided")
-    return None, tried
+            yield SymbolicCertificate(lhs, rhs, relation, "symbolic",
+                                      f"derivative-sign monotonicity: {why}",
+                                      chain=tuple(chain))
+            tried.append("monotonicity: decided; not accepted")
+        else:
+            tried.append("monotonicity: undecided")
 
 
-def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> bool:
+def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> tuple:
+    """The substitutions ``(x, t, a + (b - a)/(1 + t))`` under which the sign of ``diff`` is
+    decided (with the included endpoints), or ``()``."""
     substitutions, endpoints = {}, []
     for symbol, domain in hypotheses.items():
         dummy = mapping[symbol]
@@ -105,12 +123,13 @@ def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> bool:
             if not domain.left_open:
                 endpoints.append((dummy, a))
     if not substitutions:
-        return False
+        return ()
     re_diff = sp.simplify(diff.xreplace(substitutions))
     if _sign_holds(re_diff, relation) is not True:
-        return False
+        return ()
     for dummy, value in endpoints:
         at_end = sp.simplify(diff.xreplace({dummy: value}))
         if _sign_holds(at_end, relation) is not True:
-            return False
-    return True
+            return ()
+    back = {v: k for k, v in mapping.items()}
+    return tuple((back.get(d, d), next(iter(e.free_symbols)), e) for d, e in substitutions.items())

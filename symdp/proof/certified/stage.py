@@ -16,12 +16,17 @@ For a step ``lhs REL rhs`` whose sides the ball evaluator supports:
 
 A node the evaluator does not support ends the stage at once with the note
 ``CERTIFIED stage skipped: unsupported <node>`` -- never a float fallback.
+
+A proposer: where the stage believes the step holds over the whole domain it returns a
+certificate (:mod:`symdp.proof.certificates`: boxes, a finite set, a symbolic reduction) in
+the result's place, which :func:`symdp.proof.kernel.accept` accepts or refuses.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
+from ..certificates import BoxCertificate, FiniteCertificate, SymbolicCertificate, fraction
 from ..sampling import is_integer_domain, sample_points, seed_for
 from ..verdict import Counterexample, StepResult, Verdict
 from ...numeric.balls import UNAVAILABLE
@@ -36,7 +41,7 @@ def _skip(reason: str):
 
 def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, points: int,
                     box=None, box_limit: int = BOX_LIMIT):
-    """Run the stage; return ``(result or None, record, note)``.
+    """Run the stage; return ``(result, certificate or None, record or None, note)``.
 
     ``record`` is the JSON-able account of what was tried (``box``, ``points``,
     ``skipped``); ``note`` is one line for the detail when the stage did not decide.
@@ -90,9 +95,10 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         detail = (f"the domain is finite and enumerated whole: all {len(whole)} admissible "
                   f"points decided" + (" exactly" if exact == len(whole) else
                                        f" by ball arithmetic ({exact} exactly)"))
-        return StepResult(Verdict.CERTIFIED, detail, "certified", points=len(whole),
-                          worst_margin=record["points"].get("smallest_margin"),
-                          extra={"certified": record}), record, ""
+        values = tuple((s, tuple(sorted(derivation.hypotheses[s]))) for s in symbols)
+        return FiniteCertificate(lhs, rhs, relation, "certified", values=values,
+                                 cases=len(whole), how="exact" if exact == len(whole) else "balls",
+                                 detail=detail), record, ""
     failure = outcome.failure
     if failure is not None:
         cx = Counterexample(dict(failure.point), failure.lhs, failure.rhs, failure.difference,
@@ -110,10 +116,9 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
         # values) decide the closed statement -- an equality only when exact, never to a radius
         c = outcome.checks[0]
         how = "exactly" if c.how == "exact" else f"by ball arithmetic at {c.bits} bits"
-        return StepResult(Verdict.CERTIFIED, f"no parameters: the closed statement is decided "
-                          f"{how} (lhs = {c.lhs}, rhs = {c.rhs})", "certified", points=1,
-                          worst_margin=record["points"].get("smallest_margin"),
-                          extra={"certified": record}), record, ""
+        return FiniteCertificate(lhs, rhs, relation, "certified", values=(), cases=1, how=c.how,
+                                 detail=f"no parameters: the closed statement is decided "
+                                 f"{how} (lhs = {c.lhs}, rhs = {c.rhs})"), record, ""
     if outcome.certified:
         from .points import describe
 
@@ -218,8 +223,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     reduction = reduce_relation(lhs, rhs, relation, hyp, conditions)
     if reduction.proved and not reduction.obligations:  # a symbolic proof, whatever the box
         record = {"reduction": reduction.as_dict()}
-        return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
-                           extra={"certified": {"box": record}}), record, "")
+        return (_reduction_certificate(lhs, rhs, relation, reduction), record, "")
     if len(symbols) > MAX_DIMENSION and box is None:
         return None
     ranges = box if box is not None else box_from_hypotheses(symbols, derivation.hypotheses)
@@ -232,8 +236,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
             if reduction.obligations:
                 pass  # obligations are certified below, with the box
             else:
-                return (StepResult(Verdict.PROVED, "symbolic: " + reduction.summary(), "symbolic",
-                                   extra={"certified": {"box": record}}), record, "")
+                return (_reduction_certificate(lhs, rhs, relation, reduction), record, "")
     from ..sampling import constraint_closure
 
     used = set(L.free_symbols) | set(R.free_symbols)
@@ -264,6 +267,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
             return None, {"skipped": str(exc)}, f"box: unsupported {exc.name}"
         except InvalidParameterError as exc:
             return None, {"skipped": str(exc)}, f"box: {exc}"
+        res.claim = (cl, cr, crel)   # read by _box_certificate (a tail's fact)
         results.append((why, res))
         if res.status != "certified":
             break
@@ -276,8 +280,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
         return None, record, (f"box: certified over the given box only, which does not cover "
                               f"the domain ({uncovered})")
     if results and all(r.status == "certified" for _, r in results):
-        return (StepResult(Verdict.CERTIFIED, _box_detail(reduction, results), "certified",
-                           worst_margin=_margin(main), extra={"certified": {"box": record}}), record, "")
+        return (_box_certificate(lhs, rhs, relation, reduction, results, main, hyp), record, "")
     if not results:
         return None
     why, bad = next((w, r) for w, r in results if r.status != "certified")
@@ -298,6 +301,48 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
     if bad.status == "refuted":
         note = f"box: {why} fails on a sub-box ({bad.counterexample['box']})"
     return None, record, note
+
+
+def _reduction_certificate(lhs, rhs, relation, reduction) -> SymbolicCertificate:
+    """The reductions and the sign analysis are not checked by the kernel (``reduced``): it
+    confirms the sign of the original margin itself."""
+    return SymbolicCertificate(lhs, rhs, relation, "symbolic", "symbolic: " + reduction.summary(),
+                               reduced=True)
+
+
+def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -> BoxCertificate:
+    """The boxes searched (per claim: the relation, or the reduced relation and its
+    conditions), as exact ranges of their variables with their changes of variables; a tail
+    argument for an integer range split at N0 is a fact (the claim's margin over n >= N0)
+    for the kernel to confirm."""
+    import re
+
+    from ..certificates import Domain, margin_of, sign_fact
+
+    coordinates, tails, facts = {}, [], []
+    for why, r in results:
+        for c in r.coordinates:
+            key = c.range.symbol
+            if key not in coordinates:
+                coordinates[key] = (key, fraction(c.lo), fraction(c.hi), c.integer, c.transform)
+        m = re.search(r"(\w+) >= (\d+) symbolic:", r.tail or "")
+        if m:
+            n = next(q.symbol for q in r.box if q.symbol.name == m.group(1))
+            start = int(m.group(2))
+            tails.append((n, start, r.tail))
+            claim_lhs, claim_rhs, claim_rel = r.claim
+            tail_domain = dict(hypotheses)
+            tail_domain[n] = tail_domain[n].intersect(sp.Range(start, sp.oo))
+            facts.append(sign_fact(margin_of(claim_lhs, claim_rhs, claim_rel),
+                                   claim_rel in ("<", ">"), "tail argument: " + r.tail,
+                                   Domain.of(tail_domain)))
+    return BoxCertificate(lhs, rhs, relation, "certified", coordinates=tuple(coordinates.values()),
+                          tails=tuple(tails), bits=BOX_BITS,
+                          sub_boxes=sum(r.sub_boxes for _, r in results),
+                          monotone=sum(r.monotone for _, r in results),
+                          smallest_margin=_margin(main),
+                          pieces=tuple(p for _, r in results for p in r.pieces),
+                          facts=tuple(facts), detail=_box_detail(reduction, results))
 
 
 def _uncovered(ranges, hypotheses) -> str:

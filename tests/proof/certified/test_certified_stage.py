@@ -71,7 +71,10 @@ def test_bagging_exponent_k_is_removed_by_the_monotone_lemma():
     red = reduce_relation(1 - (1 - 1 / n ** 2) ** k, 1 - ((n - 1) / n) ** k, "<=", hyp)
     assert red.proved and not red.lhs.has(k) and not red.rhs.has(k)
     r = _check(1 - (1 - 1 / n ** 2) ** k, "<=", 1 - ((n - 1) / n) ** k, hyp)
-    assert r.verdict is Verdict.PROVED
+    # the reduction is a proposal the kernel does not check (issue #19): it asks for the sign
+    # of the original margin over n >= 2, k >= 1, which no second method confirms yet
+    assert r.verdict.supports and not r.holds_everywhere
+    assert "kernel refused" in " ".join(r.extra["tried"])
 
 
 def test_constraint_slack_decides_the_without_replacement_ratio():

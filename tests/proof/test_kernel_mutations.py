@@ -1,0 +1,71 @@
+"""Mutation tests of the kernel (issue #19): each of its checks is load-bearing.
+
+For each check, the check is disabled by monkeypatching and a statement of the battery's
+kinds that is false (truth established here by exact arithmetic, never by symdp) becomes a
+"holds" verdict; with the check in place the same statement does not hold.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from symdp.core.errors import DerivationError
+from symdp.proof import Derivation, Step, Verdict, check_derivation
+from symdp.proof import kernel
+from symdp.proof.certificates import Domain, FiniteCertificate, SymbolicCertificate
+
+x, y = sp.symbols("x y", real=True)
+n = sp.Symbol("n", integer=True)
+
+
+def _one(lhs, rel, rhs, hyp):
+    d = Derivation("t", "t", "test", hyp, (Step(lhs, rel, rhs, "test"),))
+    return check_derivation(d).steps[0]
+
+
+def test_coverage_is_load_bearing(monkeypatch):
+    """n <= 6 for every integer n >= 2, enumerated for n = 2..6 only: false at n = 7."""
+    m = sp.Symbol("m", integer=True)
+    assert not 7 <= 6   # the truth: the statement fails at m = 7, outside the sample
+    cert = FiniteCertificate(m, sp.Integer(6), "<=", "enumeration",
+                             values=((m, tuple(range(2, 7))),), cases=5, how="exact")
+    domain = Domain.of({m: sp.Range(2, sp.oo)})
+    assert kernel.accept(cert, domain).verdict is Verdict.ENUMERATED_ON_RANGE
+    monkeypatch.setattr(kernel, "_first_missing", lambda domain_set, values: None)
+    assert kernel.accept(cert, domain).holds_everywhere   # the mutant says: holds for all m
+
+
+def test_definedness_is_load_bearing(monkeypatch):
+    """(x^2 - y^2)/(x - y) = x + y on [0, 1]^2, as written: undefined where x = y."""
+    written = sp.Mul(x**2 - y**2, sp.Pow(x - y, -1, evaluate=False), evaluate=False)
+    with pytest.raises(ZeroDivisionError):   # 0/0 at the point (0, 0) of the domain
+        Fraction(0**2 - 0**2, 0 - 0)
+    cert = SymbolicCertificate(written, x + y, "=", "symbolic", "simplify", sp.S.Zero)
+    domain = Domain.of({x: sp.Interval(0, 1), y: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain, (written, x + y)).holds_everywhere
+    monkeypatch.setattr(kernel, "defined_on", lambda sides, domain: "")
+    assert kernel.accept(cert, domain, (written, x + y)).verdict is Verdict.PROVED
+
+
+def test_fact_confirmation_is_load_bearing(monkeypatch):
+    """binomial(n, 3) < 1 for integer n in [-10, 10]: false at n = 4 (C(4, 3) = 4)."""
+    assert math.comb(4, 3) == 4 >= 1
+    hyp = {n: sp.Range(-10, 11)}
+    assert not _one(sp.binomial(n, 3), "<", 1, hyp).holds_everywhere
+    monkeypatch.setattr(kernel, "confirm", lambda fact, domain: "mutant: trusted")
+    assert _one(sp.binomial(n, 3), "<", 1, hyp).verdict is Verdict.PROVED
+
+
+def test_declaration_check_is_load_bearing(monkeypatch):
+    """x declared positive with stated domain [-1, 1]: Abs(x) = x is false at x = -1."""
+    xp = sp.Symbol("x", positive=True)
+    assert abs(-1) != -1
+    hyp = {xp: sp.Interval(-1, 1)}
+    with pytest.raises(DerivationError, match="positive"):
+        _one(sp.Abs(xp), "=", xp, hyp)
+    monkeypatch.setattr(kernel, "check_declarations", lambda symbols, domain: None)
+    assert _one(sp.Abs(xp), "=", xp, hyp).verdict is Verdict.PROVED
