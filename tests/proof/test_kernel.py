@@ -172,13 +172,19 @@ def test_a_piecewise_condition_with_a_pole_is_not_certified():
         assert f.subs(x, px) < 0
 
 
-def test_the_bagging_counts_enumeration_is_evidence():
+def test_the_bagging_counts_enumeration_is_evidence(monkeypatch):
+    """Enumerating n <= 6, k <= 4 of a claim for all n >= 2, k >= 1 is evidence; the same
+    step is PROVED only through the counting lemmas (issue #20), never by the sample."""
+    from symdp.proof import check as check_module
     from symdp.proof.loader import load_file
 
     [d] = [d for d in load_file(ROOT / "proofs" / "bagging_counts.py")
            if d.id == "gamma_counts_and_probabilities_of_remove_neighbour"]
-    r = check_derivation(Derivation(d.id, d.statement, d.citation, d.hypotheses, d.steps[:1],
-                                    constraints=d.constraints,
-                                    enumeration=d.enumeration)).steps[0]
+    one = Derivation(d.id, d.statement, d.citation, d.hypotheses, d.steps[:1],
+                     constraints=d.constraints, enumeration=d.enumeration)
+    proved = check_derivation(one).steps[0]
+    assert proved.verdict is Verdict.PROVED and proved.stage != "enumeration"
+    monkeypatch.setattr(check_module, "_counting", lambda *a, **k: (None, ""))
+    r = check_derivation(one).steps[0]
     assert r.verdict is Verdict.ENUMERATED_ON_RANGE and not r.holds_everywhere
     assert "exactly for" in r.detail
