@@ -76,7 +76,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
     domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
     written = step.written or (step.lhs, step.rhs)
-    kernel.check_declarations(step.free_symbols, domain)  # a clear error, before any stage
+    # a clear error, before any stage; also for declared symbols SymPy already evaluated away
+    # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
+    kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
     undefined = kernel.undefined_at(written, domain)
     if undefined:
         return StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a side "

@@ -340,7 +340,16 @@ _PREDICATES = {
     "zero": lambda d: d.is_subset(sp.FiniteSet(0)),
     "nonzero": lambda d: 0 not in d,
     "real": lambda d: d.is_subset(sp.S.Reals),
+    "even": lambda d: _every_integer(d, lambda v: v % 2 == 0),
+    "odd": lambda d: _every_integer(d, lambda v: v % 2 == 1),
 }
+
+
+def _every_integer(d, test):
+    """True when the set is a finite set of integers that all pass ``test`` (None otherwise)."""
+    if not (d.is_subset(sp.S.Integers) is True and d.is_finite_set):
+        return None
+    return all(test(int(v)) for v in d)
 
 
 def check_declarations(symbols, domain: Domain) -> None:
