@@ -112,9 +112,9 @@ def test_issue_table_is_refuted_with_a_counterexample(args, point):
 #   (``sample_only``) never holds everywhere either, true or not: the sample is evidence;
 # * a true statement is not REFUTED.
 #
-# The statements that landed main (before the kernel) still gets wrong are marked xfail
-# (strict): KERNEL_XFAIL below lists them, by family and index, and is what the closing
-# note counts; when the kernel fixes one, its strict xfail fails and the mark is removed.
+# The statements that main before the kernel (commit 782e75d) got wrong are listed in
+# KERNEL_XFAIL below, by family and index (the closing note of issue #19 counts them); they
+# were strict xfails until the kernel landed, and are now ordinary tests like the others.
 # ---------------------------------------------------------------------------------------
 
 from soundness_families import kernel_statements, typed_statements  # noqa: E402
@@ -228,10 +228,7 @@ KERNEL_XFAIL = frozenset({
 
 
 def _kernel_param(i):
-    marks = ()
-    if KERNEL_IDS[i] in KERNEL_XFAIL:
-        marks = (pytest.mark.xfail(strict=True, reason="issue #19: kernel"),)
-    return pytest.param(i, id=KERNEL_IDS[i], marks=marks)
+    return pytest.param(i, id=KERNEL_IDS[i])
 
 
 @pytest.mark.parametrize("index", [_kernel_param(i) for i in range(len(KERNEL))])
@@ -275,9 +272,7 @@ def typed_outcome(argv, truth):
 
 
 def _typed_param(i):
-    marks = (pytest.mark.xfail(strict=True, reason="issue #19: kernel"),) \
-        if TYPED_IDS[i] in TYPED_XFAIL else ()
-    return pytest.param(i, id=TYPED_IDS[i], marks=marks)
+    return pytest.param(i, id=TYPED_IDS[i])
 
 
 @pytest.mark.parametrize("index", [_typed_param(i) for i in range(len(TYPED))])
