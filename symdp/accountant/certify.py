@@ -102,15 +102,27 @@ class Phase:
 
 
 def poisson_gaussian(sigma, q, steps) -> Phase:
-    """Poisson subsampling with rate q, noise multiplier sigma, add/remove adjacency."""
+    """Poisson subsampling with rate q, noise multiplier sigma, add/remove adjacency: the phase
+    of the event ``SelfComposed(PoissonSampled(Gaussian(sigma), q), steps)``, read by
+    :func:`symdp.accountant.events.phases_of` (the one description of the mechanism)."""
+    from ..events import Gaussian, PoissonSampled, SelfComposed
+    from .events import phases_of
+
     _check_common(sigma, q, steps, "q")
-    return Phase((PoissonGaussian(sigma, q, "remove"), PoissonGaussian(sigma, q, "add")), int(steps))
+    (phase,) = phases_of(SelfComposed(PoissonSampled(Gaussian(sigma), q), int(steps)))
+    return phase
 
 
 def uniform_gaussian(sigma, p, steps) -> Phase:
-    """Sampling a fraction p without replacement, replace-one adjacency: C_p(G_{1/sigma})."""
+    """Sampling a fraction p without replacement, replace-one adjacency, C_p(G_{1/sigma}): the
+    phase of ``SelfComposed(SampledWithoutReplacement(Gaussian(sigma), p=p), steps)``
+    read by :func:`symdp.accountant.events.phases_of`."""
+    from ..events import Gaussian, SampledWithoutReplacement, SelfComposed
+    from .events import phases_of
+
     _check_common(sigma, p, steps, "p")
-    return Phase((UniformGaussian(sigma, p),), int(steps))
+    (phase,) = phases_of(SelfComposed(SampledWithoutReplacement(Gaussian(sigma), p=p), int(steps)))
+    return phase
 
 
 def _check_common(sigma, q, steps, qname):

@@ -72,16 +72,17 @@ def ball(value) -> arb:
     return arb(fmpq(f.numerator, f.denominator))
 
 
-def _phi_bar(z: arb) -> arb:
+def phi_bar(z: arb) -> arb:
     r""":math:`\bar\Phi(z) = 1 - \Phi(z) = \tfrac12\,\mathrm{erfc}(z/\sqrt2)` as a ball."""
     return (z / arb(2).sqrt()).erfc() / 2
 
 
-def _phi(z: arb) -> arb:
-    return _phi_bar(-z)
+def phi(z: arb) -> arb:
+    r""":math:`\Phi(z) = \bar\Phi(-z)` as a ball."""
+    return phi_bar(-z)
 
 
-def _float_phi_bar(z: float) -> float:
+def floatphi_bar(z: float) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
@@ -147,16 +148,16 @@ class PoissonGaussian(Pair):
             if not (t > one):
                 raise ArithmeticError("grid node too close to the least loss; raise the precision")
             x = self._threshold(t)
-            b = _phi_bar(x / s)
-            return one * b + q * _phi_bar((x - 1) / s), b
+            b = phi_bar(x / s)
+            return one * b + q * phi_bar((x - 1) / s), b
         t = (-y).exp()
         if t <= one:
             return arb(0), arb(0)
         if not t > one:
             raise ArithmeticError("grid node too close to the greatest loss; raise the precision")
         x = self._threshold(t)
-        a = _phi(x / s)
-        return a, one * a + q * _phi((x - 1) / s)
+        a = phi(x / s)
+        return a, one * a + q * phi((x - 1) / s)
 
     # float versions, only to choose the grid
     def _float_tail_p(self, y):
@@ -165,11 +166,11 @@ class PoissonGaussian(Pair):
             if math.exp(y) <= 1 - q:
                 return 1.0
             x = s * s * math.log((math.exp(y) - (1 - q)) / q) + 0.5
-            return (1 - q) * _float_phi_bar(x / s) + q * _float_phi_bar((x - 1) / s)
+            return (1 - q) * floatphi_bar(x / s) + q * floatphi_bar((x - 1) / s)
         if math.exp(-y) <= 1 - q:
             return 0.0
         x = s * s * math.log((math.exp(-y) - (1 - q)) / q) + 0.5
-        return 1 - _float_phi_bar(x / s)
+        return 1 - floatphi_bar(x / s)
 
     def loss_window(self, tail):
         least = math.log1p(-float(self.q))
@@ -247,12 +248,32 @@ class Gaussian(Pair):
 
     def tails(self, y):
         m = ball(self.mu)
-        return _phi_bar(y / m - m / 2), _phi_bar(y / m + m / 2)
+        return phi_bar(y / m - m / 2), phi_bar(y / m + m / 2)
 
     def loss_window(self, tail):
         m = float(self.mu)
-        z = _bisect(lambda z: _float_phi_bar(z) < tail, 0.0, 1.0)
+        z = _bisect(lambda z: floatphi_bar(z) < tail, 0.0, 1.0)
         return (-z + m / 2) * m, (z + m / 2) * m
+
+
+def randomized_response_tails(y: arb, keep: arb, other: arb, mid: arb, eps: arb) -> tuple[arb, arb]:
+    r"""The loss tails of (k-ary) randomized response, the one formula both
+    :class:`RandomizedResponse` (ε₀, k = 2) and ``sampled.KaryRandomizedResponse`` (ρ, k) read.
+
+    Changing the true value a to b: P = (keep, other, mid) on (a, b, the rest), Q = (other,
+    keep, mid), :math:`\varepsilon = \log(\mathrm{keep}/\mathrm{other})`; losses
+    :math:`\varepsilon, -\varepsilon` and 0 (mass ``mid``, 0 when k = 2).  Hence
+    :math:`(A, B) = (1, 1)` for :math:`y \le -\varepsilon`, (keep + mid, other + mid) on
+    :math:`(-\varepsilon, 0]`, (keep, other) on :math:`(0, \varepsilon]`, (0, 0) above."""
+    if y <= -eps:
+        return arb(1), arb(1)
+    if y > eps:
+        return arb(0), arb(0)
+    if y > 0 and y <= eps:
+        return keep, other
+    if y > -eps and y <= 0:
+        return keep + mid, other + mid
+    raise ArithmeticError("grid node ball straddles a loss atom")
 
 
 @dataclass(frozen=True)
@@ -272,13 +293,7 @@ class RandomizedResponse(Pair):
     def tails(self, y):
         e = ball(self.eps0)
         r = e.exp() / (1 + e.exp())
-        if y <= -e:
-            return arb(1), arb(1)
-        if y > e:
-            return arb(0), arb(0)
-        if y > -e and y <= e:
-            return r, 1 - r
-        raise ArithmeticError("grid node ball straddles a loss atom")
+        return randomized_response_tails(y, r, 1 - r, arb(0), e)
 
     def loss_window(self, tail):
         return -float(self.eps0), float(self.eps0)

@@ -22,15 +22,8 @@ from fractions import Fraction
 from flint import arb
 
 from ..core.errors import InvalidParameterError
-from .pairs import EpsDelta, Gaussian, Laplace, Pair, RandomizedResponse, ball, exact
-
-
-def _phi_bar(z: arb) -> arb:
-    return (z / arb(2).sqrt()).erfc() / 2
-
-
-def _float_phi_bar(z: float) -> float:
-    return 0.5 * math.erfc(z / math.sqrt(2))
+from .pairs import (EpsDelta, Gaussian, Laplace, Pair, RandomizedResponse, ball, exact, phi_bar,
+                    randomized_response_tails)
 
 
 @dataclass(frozen=True)
@@ -39,7 +32,8 @@ class KaryRandomizedResponse(Pair):
     P = (keep, other, mid) on (a, b, the rest), Q = (other, keep, mid), keep = 1 − ρ + ρ/k,
     other = ρ/k, mid = (k−2)ρ/k; losses :math:`\varepsilon_0 = \log(\mathrm{keep}/\mathrm{other})`,
     :math:`-\varepsilon_0` and 0.  Any other pair of values gives the same pair up to relabelling;
-    with k = 2 this is ``pairs.RandomizedResponse`` at :math:`\varepsilon_0`."""
+    with k = 2 this is ``pairs.RandomizedResponse`` at :math:`\varepsilon_0`: both read
+    the one formula :func:`symdp.accountant.pairs.randomized_response_tails`."""
 
     rho: Fraction
     k: int = 2
@@ -58,16 +52,7 @@ class KaryRandomizedResponse(Pair):
 
     def tails(self, y):
         keep, other, mid = self._masses()
-        e = (keep / other).log()
-        if y <= -e:
-            return arb(1), arb(1)
-        if y > e:
-            return arb(0), arb(0)
-        if y > 0 and y <= e:
-            return keep, other
-        if y > -e and y <= 0:
-            return keep + mid, other + mid
-        raise ArithmeticError("grid node ball straddles a loss atom")
+        return randomized_response_tails(y, keep, other, mid, (keep / other).log())
 
     def loss_window(self, tail):
         r = float(self.rho)
@@ -331,8 +316,8 @@ class BootstrapSumPair(Pair):
         a, b = arb(0), arb(0)
         for j, w in enumerate(self.weights):
             wb = ball(w)
-            a += wb * _phi_bar((xb - j * t) / s)
-            b += wb * _phi_bar((xb - j * (t - 1)) / s)
+            a += wb * phi_bar((xb - j * t) / s)
+            b += wb * phi_bar((xb - j * (t - 1)) / s)
         return a, b
 
     def loss_window(self, tail):

@@ -39,7 +39,8 @@ def audit(phases, claimed_eps, delta, precision=2, progress=None):
 
     from ..accountant.certify import (EPS_MAX, Phase, certified_epsilon, compose, delta_bounds, grid_for,
                                       refinement)
-    from ..accountant.pairs import PoissonGaussian, UniformGaussian, check_range
+    from ..accountant.certify import poisson_gaussian
+    from ..accountant.pairs import UniformGaussian, check_range
 
     check_range("claimed-eps", claimed_eps, 0.0, EPS_MAX)
     start = time.perf_counter()
@@ -55,9 +56,7 @@ def audit(phases, claimed_eps, delta, precision=2, progress=None):
         # datasets x = 1 / x' = 0 (all others 0), whose one-step pairs are exactly the Poisson
         # remove/add pairs with q = p.  A refutation needs a lower bound on a *realised* pair,
         # so delta_lo comes from those two pairs composed (both orders of the fixed datasets).
-        realised = [Phase((PoissonGaussian(pair.sigma, pair.p, "remove"),
-                           PoissonGaussian(pair.sigma, pair.p, "add")), ph.steps)
-                    for ph in phases for pair in ph.pairs]
+        realised = [poisson_gaussian(pair.sigma, pair.p, ph.steps) for ph in phases for pair in ph.pairs]
         grid = grid_for(precision, None, refinement(realised))
         d_lo, _ = delta_bounds(compose(realised, grid, progress), claimed_eps)
     if d_lo > delta:

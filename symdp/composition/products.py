@@ -36,7 +36,7 @@ from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from ..numeric.mp_compiler import to_mpf
 from ..numeric.roots import golden_max
 from ..tradeoff.numeric import ValueByDefinitionAt
-from ..core.validation import parameter, precision, to_exact
+from ..core.validation import parameter, precision, shown, to_exact
 from .eps_delta import eps_delta_groups, grouped_epsilon_value, grouped_profile_value
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
 
@@ -343,6 +343,11 @@ def profile_value(f, eps, dps: int = 30):
     if isinstance(eps, mpmath.mpf) and mpmath.isnan(eps):
         raise InvalidParameterError("eps must be a number; got eps=nan")
     eps_exact = to_exact("eps", eps) if not isinstance(eps, mpmath.mpf) else eps
+    if isinstance(eps_exact, sp.Basic) and not (eps_exact.is_number and eps_exact.is_real
+                                                and eps_exact.is_finite):
+        # a value needs a number: a symbol or a complex value has no delta(eps) to evaluate
+        raise InvalidParameterError(f"eps must be a finite real number to evaluate delta(eps); "
+                                    f"got eps={shown(eps)}")
     closed = f.doit()
     groups = _eps_delta_groups(closed)
     if groups is not None:  # (eps, delta) factors: enumerate the grouped losses (KOV for one group)

@@ -42,6 +42,9 @@ def shown(value, limit: int = 60) -> str:
     """``value`` as an error message shows it: its ``repr`` (or the text itself), cut to
     ``limit`` characters with the total length said -- a 100,001-digit value is not echoed
     whole."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        # repr of a huge int is refused by Python (sys.int_max_str_digits) and too long anyway
+        return f"an integer of about {_digits_of(value)} digits"
     text = repr(value)
     if len(text) <= limit:
         return text

@@ -26,7 +26,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import parameter, positive_integer
+from ..core.validation import positive_integer, rational
 
 
 class Adjacency(enum.Enum):
@@ -39,12 +39,10 @@ class Adjacency(enum.Enum):
 def real(name: str, value, lower=None, upper=None, *, lower_open=False, upper_open=False) -> Fraction:
     """A finite real parameter as an exact rational, checked against its bounds.
 
-    The one conversion the events use (``symdp.core.validation.parameter`` does the work:
-    int, Fraction, decimal string, float, mpf, SymPy number; NaN and infinities refused)."""
-    expr = parameter(name, value, lower, upper, lower_open=lower_open, upper_open=upper_open)
-    if not expr.is_Rational:
-        raise InvalidParameterError(f"{name} must be a rational number; got {name}={expr}")
-    return Fraction(int(expr.p), int(expr.q))
+    The one conversion of the project, :func:`symdp.core.validation.rational` (int, Fraction,
+    decimal string, float, NumPy number, mpf, SymPy number -- a SymPy ``Float`` as its exact
+    binary value; NaN, infinities and irrationals refused, naming ``name``)."""
+    return rational(name, value, lower, upper, lower_open=lower_open, upper_open=upper_open)
 
 
 def count(name: str, value, minimum: int = 1) -> int:

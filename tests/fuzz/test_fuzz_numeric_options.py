@@ -52,6 +52,8 @@ CS = ["compose", "--subsampled-gaussian", "--clt", "--sigma", "1", "--p", "0.01"
 
 CAL = ["calibrate", "--target-eps", "2", "--delta", "1e-5", "--q", "0.01", "--steps", "10",
        "--precision", "0"]
+CT = ["check-tex", str(FIXTURES / "one_line.tex"), "--no-certify"]
+
 CAL_U = ["calibrate", "--uniform-gaussian", "--target-eps", "2", "--delta", "1e-5", "--p", "0.01",
          "--steps", "10", "--precision", "0"]
 
@@ -127,6 +129,9 @@ NUMERIC = [
     ("calibrate", "--p", CAL_U, None, "0.50001"),
     ("calibrate", "--steps", CAL, None, "0"),
     ("calibrate", "--precision", CAL, None, "7"),
+    # symdp check-tex (issue #21)
+    ("check-tex", "--dps", CT, None, "29"),
+    ("check-tex", "--points", CT, None, "1001"),
 ]
 
 #: options of ``symdp bagging`` whose documented range has no upper end: ``1e400`` is an
@@ -143,6 +148,8 @@ NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("step", "--assume"),
                ("report", "--only"), ("plot tradeoff", "--family"), ("plot profile", "--family"),
                ("account", "--schedule"), ("audit", "--schedule"), ("audit", "--expect"),
                ("account", "--event"), ("audit", "--event"),
+               ("check-tex", "--assume"), ("check-tex", "--integer"), ("check-tex", "--json"),
+               ("check-tex", "--annotate"),
                *((f"plot {kind}", "--out") for kind in
                  ("tradeoff", "subsample", "profile", "bagging", "compose"))}
 
