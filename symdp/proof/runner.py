@@ -37,7 +37,7 @@ __all__ = ["CheckRun", "DEFAULT_TIMEOUT", "MAX_CHECK_DPS", "MAX_TIMEOUT", "avail
 
 #: seconds a worker may spend on one proof file (import and check) before it is stopped;
 #: the slowest file of proofs/ takes about 20 s on one core of a busy machine
-DEFAULT_TIMEOUT = 300.0
+DEFAULT_TIMEOUT = 900.0  # a hang guard: bagging_exact_profile.py alone takes about 260 s of CPU
 #: the largest ``timeout`` accepted (one day)
 MAX_TIMEOUT = 86_400.0
 #: the largest ``--dps`` of symdp check, report and step (the numeric stage confirms a
