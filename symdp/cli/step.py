@@ -13,6 +13,7 @@ import json
 import sympy as sp
 
 from ..core.errors import ParseError
+from ..parsing.domains import integer_domains
 from ..proof import Derivation, Step, Verdict, check_derivation
 from ..proof.derivation import normalise_relation
 from ..proof.runner import MAX_CHECK_DPS
@@ -95,16 +96,7 @@ def _domains(assumptions, symbols, integers):
                 domains[s] = domains.get(s, sp.S.Reals).intersect(solved)
             else:
                 constraints.append(rel)
-    for s, dom in domains.items():
-        if dom is sp.S.EmptySet:
-            raise ParseError(f"the assumptions leave no value for {s.name}")
-        if s.name in integers and not isinstance(dom, sp.Range):
-            lo, hi = dom.inf, dom.sup
-            lo = sp.ceiling(lo) if lo.is_finite else -sp.oo
-            hi = sp.floor(hi) + 1 if hi.is_finite else sp.oo
-            if lo == -sp.oo:
-                raise ParseError(f"give integer {s.name} a lower bound (e.g. --assume \"{s.name}>=1\")")
-            domains[s] = sp.Range(lo, hi)
+    domains = integer_domains(domains, integers, hint=lambda name: f'--assume "{name}>=1"')
     return domains, constraints
 
 

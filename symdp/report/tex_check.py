@@ -21,6 +21,7 @@ import sympy as sp
 
 from ..core.errors import ParseError
 from ..parsing.document import Display, Row, TexDocument, TexProblem
+from ..parsing.domains import integer_domains
 from ..proof.check import check_derivation
 from ..proof.derivation import Derivation, Step
 from ..proof.verdict import Verdict
@@ -89,17 +90,8 @@ def domains_of(relations, symbols, integers, *, hypotheses_text=""):
                 domains[s] = domains[s].intersect(solved)
             else:
                 constraints.append(rel)
-    for s, dom in domains.items():
-        if dom is sp.S.EmptySet:
-            raise ParseError(f"the assumptions leave no value for {s.name}{hypotheses_text}")
-        if s.name in integers and not isinstance(dom, sp.Range):
-            lo, hi = dom.inf, dom.sup
-            lo = sp.ceiling(lo) if lo.is_finite else -sp.oo
-            hi = sp.floor(hi) + 1 if hi.is_finite else sp.oo
-            if lo == -sp.oo:
-                raise ParseError(f"give integer {s.name} a lower bound (e.g. "
-                                 f"% symdp: assume {s.name} >= 1){hypotheses_text}")
-            domains[s] = sp.Range(lo, hi)
+    domains = integer_domains(domains, integers, where=hypotheses_text,
+                              hint=lambda name: f"% symdp: assume {name} >= 1")
     return domains, constraints
 
 
