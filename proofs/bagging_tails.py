@@ -17,7 +17,7 @@ never a printed number), claims that hold for *every* integer n >= 1:
 * the general epsilon k ln((n+1)/n) <= k/n (log A <= A - 1).
 
 The one-integer steps are certified by boxes on n = 1..64 and a symbolic argument for
-n >= 64 (symdp/proof/certified/tail.py); the two-integer steps are proved symbolically.
+n >= 64 (symdp/proof/cascade/certified/tail.py); the two-integer steps are proved symbolically.
 """
 
 import sympy as sp

@@ -104,7 +104,7 @@ def _box_range(text, names, args):
     """A ``--box`` range, its name read by the formula grammar (``eps`` is ``varepsilon``)."""
     from ..parsing import parse_formula
     from ..parsing.ranges import parse_range
-    from ..proof.certified.ranges import Range
+    from ..proof.cascade.certified.ranges import Range
 
     r = parse_range(text, integers=set(args.integer))
     symbol = parse_formula(r.symbol.name, latex=False)

@@ -2,7 +2,7 @@
 
 Text parsing without ``eval``: a name, ``=``, two bounds separated by ``..``; bounds are exact
 decimals, fractions ``a/b`` or ``oo``/``inf``.  The range itself (and its checks) is the
-certified stage's :class:`symdp.proof.certified.ranges.Range`.
+certified stage's :class:`symdp.proof.cascade.certified.ranges.Range`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..proof.certified.ranges import Range
+from ..proof.cascade.certified.ranges import Range
 
 __all__ = ["parse_range"]
 

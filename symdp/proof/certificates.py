@@ -1,6 +1,6 @@
 """Certificates: what an untrusted stage of the check cascade says it did, and over what set.
 
-The stages (:mod:`symdp.proof.cascade`, :mod:`symdp.proof.certified`) are *proposers*: a
+The stages (:mod:`symdp.proof.cascade`, :mod:`symdp.proof.cascade.certified`) are *proposers*: a
 stage that believes a step holds returns one of the frozen records below, never a verdict
 that holds everywhere.  Only :func:`symdp.proof.kernel.accept` turns a certificate into
 PROVED, CERTIFIED or ENUMERATED, after it has checked, itself, that the certificate's set

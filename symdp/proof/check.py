@@ -13,7 +13,7 @@ Each step is checked by the first conclusive stage:
    monotonicity one parameter at a time (:mod:`symdp.proof.cascade.monotone`);
 3. **enumeration** -- when the step holds :class:`~symdp.core.enumerable.Enumerated`
    atoms and every free symbol has an enumeration range: every case, exactly;
-4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.certified`):
+4. **certified** -- ball arithmetic (python-flint's ``arb``, :mod:`symdp.proof.cascade.certified`):
    inequalities over the box of the hypotheses by branch and bound (CERTIFIED only when
    the boxes cover the whole stated domain), else both sides as balls at the numeric
    stage's points (CHECKED_AT_POINTS: evidence; an equality only after the precision is
@@ -64,7 +64,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
-    :class:`symdp.proof.certified.box.Range`) replaces the box taken from the hypotheses.
+    :class:`symdp.proof.cascade.certified.box.Range`) replaces the box taken from the hypotheses.
     ``search=False`` skips the counterexample search that otherwise runs before a step is
     reported as evidence at points (:mod:`symdp.proof.cascade.search`).
     """
@@ -170,8 +170,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
-    """The CERTIFIED stage (:mod:`symdp.proof.certified.stage`): ``(result or None, record, note)``."""
-    from .certified.stage import BOX_LIMIT, certified_stage
+    """The CERTIFIED stage (:mod:`symdp.proof.cascade.certified.stage`): ``(result or None, record, note)``."""
+    from .cascade.certified.stage import BOX_LIMIT, certified_stage
 
     try:
         return certified_stage(lhs, rhs, step.relation, derivation, step, index, dps=max(dps),

@@ -23,7 +23,7 @@ itself (issue #19):
 What the kernel trusts, and nothing else: SymPy's ``simplify`` for an equality of expressions
 defined on the domain (re-run here, never read from the certificate), SymPy's exact
 arithmetic on rationals, python-flint's Arb balls, z3, and the ball search of
-:mod:`symdp.proof.certified.box` over the boxes it names (their coverage is checked here).
+:mod:`symdp.proof.cascade.certified.box` over the boxes it names (their coverage is checked here).
 Every budget is counted in work -- z3's ``rlimit``, sub-boxes, points -- never in seconds.
 """
 

@@ -93,7 +93,7 @@ same document as ``symdp report`` without checking again.  The JSON is the seria
 of the records of :mod:`symdp.report.views` (:func:`symdp.report.views.report_dict`), which
 :mod:`symdp.report.from_json` reads back into the same records.
 
-CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.proof.certified`; null when
+CERTIFIED_RECORD (what the CERTIFIED stage tried, :mod:`symdp.proof.cascade.certified`; null when
 the stage did not run)::
 
     {"skipped": str,                       # present when the stage did not run: why

@@ -3,10 +3,10 @@ statements close to true ones -- that the other stages let through.
 
 * the counterexample search (symdp/proof/cascade/search.py): strict inequalities tied at an
   interior rational point, and thin dips below a bound near an interior minimum;
-* the rise of precision at points (symdp/proof/certified/points.py): equalities and
+* the rise of precision at points (symdp/proof/cascade/certified/points.py): equalities and
   inequalities off by 1e-60 ... 1e-400;
-* the box search under coupling constraints (symdp/proof/certified/box.py);
-* the shift variables of the reductions (symdp/proof/certified/reduce.py).
+* the box search under coupling constraints (symdp/proof/cascade/certified/box.py);
+* the shift variables of the reductions (symdp/proof/cascade/certified/reduce.py).
 
 Each counterexample is re-checked here without symdp's evaluators: exactly with
 ``fractions.Fraction`` or with mpmath at 50 digits.
@@ -119,7 +119,7 @@ def test_precision_rise_refutes_tiny_differences(lhs, rel, rhs, hyp):
 
 def test_without_the_rise_tiny_differences_pass(monkeypatch):
     """The mutants above pass when the precision is not raised: the rise is what refutes."""
-    from symdp.proof.certified import points
+    from symdp.proof.cascade.certified import points
 
     monkeypatch.setattr(points, "DEEP_POINTS", 0)
     monkeypatch.setattr(points, "magnitude_bits", lambda *a: 0)
@@ -149,7 +149,7 @@ def test_box_respects_constraints(lhs, rel, rhs, cons):
 
 
 def test_box_over_a_coupled_domain_never_certifies_from_an_inadmissible_face():
-    from symdp.proof.certified.box import Range, certify_box
+    from symdp.proof.cascade.certified.box import Range, certify_box
 
     box = [Range(x, 0, 1), Range(y, 0, 1)]
     res = certify_box(x + y, sp.Rational(6, 5), ">=", box, constraints=[x + y >= 1],
@@ -162,7 +162,7 @@ def test_box_over_a_coupled_domain_never_certifies_from_an_inadmissible_face():
 @pytest.mark.parametrize("f", [x, x ** 3, sp.exp(x) - 1, sp.log(1 + x), sp.sqrt(x)],
                          ids=["x", "x^3", "expm1", "log1p", "sqrt"])
 def test_reduction_does_not_prove_strict_at_a_closed_end(f):
-    from symdp.proof.certified.reduce import reduce_relation
+    from symdp.proof.cascade.certified.reduce import reduce_relation
 
     red = reduce_relation(f, sp.S.Zero, ">", {x: UNIT})
     assert not red.proved
@@ -200,7 +200,7 @@ def test_a_finite_domain_with_one_bad_point_is_refuted():
 
 
 def test_a_large_finite_domain_is_only_sampled():
-    from symdp.proof.certified.stage import FINITE_LIMIT
+    from symdp.proof.cascade.certified.stage import FINITE_LIMIT
 
     a = sp.Symbol("alpha", real=True)
     hyp = {a: sp.FiniteSet(*[sp.Rational(i, 1000) for i in range(1, FINITE_LIMIT + 2)])}

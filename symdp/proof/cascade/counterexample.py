@@ -69,7 +69,7 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
     except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
         fns = None
 
-    from ..certified.points import exact_is_cheap
+    from .certified.points import exact_is_cheap
     from ..sampling import _satisfied
 
     conditions = _relevant_conditions(derivation, step)
@@ -95,7 +95,7 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
         except (ValueError, _Timeout):
             return None
         if fns is not None:
-            from ..certified.points import FAILS, check_point
+            from .certified.points import FAILS, check_point
             from ...numeric.balls import arb
 
             try:

@@ -14,9 +14,9 @@ claim needs the end value > 0 when the end belongs to the domain, and, at an ope
 the end value >= 0 with a strictly signed derivative.
 
 Classical inequalities enter through the sign analysis of the derivative: it is the sign
-analysis of :mod:`symdp.proof.certified.reduce` (SymPy's assumptions of the domains, the
+analysis of :mod:`symdp.proof.cascade.certified.reduce` (SymPy's assumptions of the domains, the
 parameters shifted from their ends, :math:`e^u = 1 + v, v \ge 0` for :math:`u \ge 0`)
-followed by the one-sided relaxations of :class:`symdp.proof.certified.tail.Relaxer`
+followed by the one-sided relaxations of :class:`symdp.proof.cascade.certified.tail.Relaxer`
 (:math:`\log A \le A - 1`, :math:`\log A \ge 1 - 1/A`, :math:`e^u \ge 1 + u`, Bernoulli),
 each applied only in the direction that keeps the claim.  This is how
 :math:`e^x \ge 1 + x`, :math:`\log(1+x) \le x`, :math:`\tanh x \le x` and
@@ -70,7 +70,7 @@ def _defined_everywhere(e, signs) -> bool:
 
 
 def _sign_of(e, want, signs) -> tuple[bool, str]:
-    from ..certified.tail import Relaxer
+    from .certified.tail import Relaxer
 
     ok, why = signs.sign(e, want, 1.5)
     if ok:
@@ -108,7 +108,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
     end_open)`` per level, outermost first: what the kernel re-derives and confirms."""
     import time
 
-    from ..certified.reduce import _Signs
+    from .certified.reduce import _Signs
 
     if deadline is None:
         deadline = time.perf_counter() + 6.0

@@ -24,7 +24,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
                                seed=seed_for(derivation.id, index))
     # constants such as 10**-80 need the precision that resolves them next to 1, and their
     # squares (exp(u) - 1 - u ~ u^2/2) twice that
-    from ..certified.points import magnitude_bits
+    from .certified.points import magnitude_bits
 
     need = int(2 * magnitude_bits(lhs, rhs) / 3.32) + 20
     if need > lo_dps:

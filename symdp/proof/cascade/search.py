@@ -17,7 +17,7 @@ for ``=``.  Candidates, all exact rationals admissible for the domains and const
    its nearest integers for integer parameters.
 
 The least-margin candidates are then *decided*: exactly when both sides are rationals
-there, else with balls at rising precision (:func:`symdp.proof.certified.points.check_point`),
+there, else with balls at rising precision (:func:`symdp.proof.cascade.certified.points.check_point`),
 else by the numeric stage at two precisions.  A strict inequality that is an equality at
 a rational point is REFUTED there.  Nothing here can make a step hold: a search that
 finds nothing leaves the verdict as it was and says what was searched.

@@ -8,7 +8,7 @@ pytest.importorskip("flint")
 
 from symdp import InvalidParameterError, Phi  # noqa: E402
 from symdp.parsing.ranges import parse_range  # noqa: E402
-from symdp.proof.certified.box import Range, certify_box  # noqa: E402
+from symdp.proof.cascade.certified.box import Range, certify_box  # noqa: E402
 
 p, e, x, mu = sp.symbols("p varepsilon x mu", real=True)
 n, k = sp.symbols("n k", integer=True)

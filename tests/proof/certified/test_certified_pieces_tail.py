@@ -11,8 +11,8 @@ pytest.importorskip("flint")
 
 import sympy as sp  # noqa: E402
 
-from symdp.proof.certified.box import Range, certify_box  # noqa: E402
-from symdp.proof.certified.reduce import reduce_relation  # noqa: E402
+from symdp.proof.cascade.certified.box import Range, certify_box  # noqa: E402
+from symdp.proof.cascade.certified.reduce import reduce_relation  # noqa: E402
 
 R = sp.Rational
 x = sp.Symbol("x", real=True)

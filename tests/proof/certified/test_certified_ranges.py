@@ -1,10 +1,10 @@
-"""symdp.proof.certified.ranges: a box coordinate's range and the box's own checks."""
+"""symdp.proof.cascade.certified.ranges: a box coordinate's range and the box's own checks."""
 
 import pytest
 import sympy as sp
 
 from symdp import InvalidParameterError
-from symdp.proof.certified.ranges import Range
+from symdp.proof.cascade.certified.ranges import Range
 
 x = sp.Symbol("x", real=True)
 

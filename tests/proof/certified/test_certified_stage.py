@@ -11,7 +11,7 @@ pytest.importorskip("flint")
 
 from symdp import Phi  # noqa: E402
 from symdp.proof import Derivation, Step, Verdict, check_derivation  # noqa: E402
-from symdp.proof.certified.reduce import reduce_relation  # noqa: E402
+from symdp.proof.cascade.certified.reduce import reduce_relation  # noqa: E402
 
 p, e, x, delta = sp.symbols("p varepsilon x delta", real=True)
 n, k = sp.symbols("n k", integer=True)

@@ -11,9 +11,9 @@ pytest.importorskip("flint")
 
 import sympy as sp  # noqa: E402
 
-from symdp.proof.certified.box import Range, certify_box  # noqa: E402
-from symdp.proof.certified.reduce import _Signs, reduce_relation  # noqa: E402
-from symdp.proof.certified.tail import Relaxer  # noqa: E402
+from symdp.proof.cascade.certified.box import Range, certify_box  # noqa: E402
+from symdp.proof.cascade.certified.reduce import _Signs, reduce_relation  # noqa: E402
+from symdp.proof.cascade.certified.tail import Relaxer  # noqa: E402
 
 n = sp.Symbol("n", integer=True, positive=True)
 k = sp.Symbol("k", integer=True, positive=True)

@@ -1,4 +1,4 @@
-"""symdp.proof.certified.points: balls at exact points refute tiny differences, accept true
+"""symdp.proof.cascade.certified.points: balls at exact points refute tiny differences, accept true
 relations, and name the points where a side is not finite.
 
 Expected outcomes come from hand derivations stated at each test, not from the code."""
@@ -6,7 +6,7 @@ Expected outcomes come from hand derivations stated at each test, not from the c
 import sympy as sp
 
 from symdp.numeric.ball_compiler import compile_ball
-from symdp.proof.certified.points import FAILS, HOLDS, NOT_FINITE, certify_at_points
+from symdp.proof.cascade.certified.points import FAILS, HOLDS, NOT_FINITE, certify_at_points
 
 x = sp.Symbol("x", positive=True)
 

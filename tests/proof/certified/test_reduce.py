@@ -1,4 +1,4 @@
-"""symdp.proof.certified.reduce: monotone maps taken off both sides, their side conditions
+"""symdp.proof.cascade.certified.reduce: monotone maps taken off both sides, their side conditions
 recorded, and only true reduced relations proved.
 
 Each expected reduction is the hand argument written beside it (t -> t**k strictly increasing on
@@ -6,7 +6,7 @@ Each expected reduction is the hand argument written beside it (t -> t**k strict
 
 import sympy as sp
 
-from symdp.proof.certified.reduce import reduce_relation
+from symdp.proof.cascade.certified.reduce import reduce_relation
 
 x = sp.Symbol("x", real=True)
 k = sp.Symbol("k", real=True)

@@ -4,13 +4,13 @@ For a step ``lhs REL rhs`` whose sides the ball evaluator supports:
 
 1. **over a box** (inequalities in one to three parameters whose domains are
    intervals or integer ranges): first the symbolic reductions of
-   :mod:`symdp.proof.certified.reduce` (monotone maps applied to both sides, which
+   :mod:`symdp.proof.cascade.certified.reduce` (monotone maps applied to both sides, which
    remove e.g. an exponent k for every k at once), then branch and bound over
-   the box of the domains (:mod:`symdp.proof.certified.box`).  Certified: CERTIFIED
+   the box of the domains (:mod:`symdp.proof.cascade.certified.box`).  Certified: CERTIFIED
    over the box; a counterexample box: REFUTED; otherwise the resisting
    sub-box is named and the stage goes on to
 2. **at points**: the numeric stage's seeded points, both sides as balls
-   (:mod:`symdp.proof.certified.points`).  Every point decided: CERTIFIED at points
+   (:mod:`symdp.proof.cascade.certified.points`).  Every point decided: CERTIFIED at points
    (the detail says that points are not all parameter values); a certified
    failure: REFUTED; otherwise the stage does not decide and numerics run.
 
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..certificates import BoxCertificate, FiniteCertificate, SymbolicCertificate, fraction
-from ..sampling import is_integer_domain, sample_points, seed_for
-from ..verdict import Counterexample, StepResult, Verdict
-from ...numeric.balls import UNAVAILABLE
+from ...certificates import BoxCertificate, FiniteCertificate, SymbolicCertificate, fraction
+from ...sampling import is_integer_domain, sample_points, seed_for
+from ...verdict import Counterexample, StepResult, Verdict
+from ....numeric.balls import UNAVAILABLE
 
 BOX_LIMIT = 250   # sub-boxes per step in the cascade (symdp step --certify raises it)
 BOX_BITS = 80
@@ -49,9 +49,9 @@ def certified_stage(lhs, rhs, relation, derivation, step, index, *, dps: int, po
     """
     if UNAVAILABLE:
         return _skip(UNAVAILABLE)
-    from ...numeric.ball_compiler import UnsupportedExpression, compile_ball
+    from ....numeric.ball_compiler import UnsupportedExpression, compile_ball
 
-    from ..sampling import conditions_on, constraint_closure
+    from ...sampling import conditions_on, constraint_closure
 
     all_conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
     # the step's symbols and those tied to them through constraints (x <= y <= z for a step
@@ -173,7 +173,7 @@ def _finite_domain(symbols, hypotheses, conditions):
 
 
 def _points_record(outcome) -> dict:
-    from ...numeric.balls import fmt_bound
+    from ....numeric.balls import fmt_bound
 
     held = [c for c in outcome.checks if c.status == "holds"]
     rec = {"points": len(outcome.checks), "certified": len(held),
@@ -212,9 +212,9 @@ def box_from_hypotheses(symbols, hypotheses) -> list | None:
 
 def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_limit):
     """``(result or None, record, note)``, or None when no box applies."""
-    from ...core.errors import InvalidParameterError
+    from ....core.errors import InvalidParameterError
     from .box import MAX_DIMENSION, certify_box
-    from ...numeric.ball_compiler import UnsupportedExpression
+    from ....numeric.ball_compiler import UnsupportedExpression
     from .reduce import reduce_relation
 
     if not symbols:
@@ -237,7 +237,7 @@ def _box_stage(lhs, rhs, relation, derivation, symbols, conditions, box, box_lim
                 pass  # obligations are certified below, with the box
             else:
                 return (_reduction_certificate(lhs, rhs, relation, reduction), record, "")
-    from ..sampling import constraint_closure
+    from ...sampling import constraint_closure
 
     used = set(L.free_symbols) | set(R.free_symbols)
     for o in reduction.obligations:
@@ -317,7 +317,7 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
     for the kernel to confirm."""
     import re
 
-    from ..certificates import Domain, margin_of, sign_fact
+    from ...certificates import Domain, margin_of, sign_fact
 
     coordinates, tails, facts = {}, [], []
     for why, r in results:

@@ -65,7 +65,7 @@ def _conditions(expr):
 def breakpoints(margin, symbol, lo, hi, seconds: float = 4.0):
     """The exact roots in ``(lo, hi)`` of every switching function of ``margin``, sorted;
     None when a switching function involves another symbol or a root set is not finite."""
-    from ..timeouts import Timeout as _Timeout, time_limit
+    from ...timeouts import Timeout as _Timeout, time_limit
 
     funcs = _conditions(margin)
     if funcs is None:
@@ -165,8 +165,8 @@ def sign_at(margin, symbol, point, strict: bool, bits: int = 256):
 
     The point is substituted exactly (SymPy decides the conditions there), the result
     simplified; 0 is decided exactly, anything else by a ball at ``bits`` of precision."""
-    from ..timeouts import Timeout as _Timeout, time_limit
-    from ...numeric.ball_compiler import UnsupportedExpression, evaluate_ball
+    from ...timeouts import Timeout as _Timeout, time_limit
+    from ....numeric.ball_compiler import UnsupportedExpression, evaluate_ball
 
     try:
         with time_limit(3.0):

@@ -50,9 +50,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ...core.errors import InvalidParameterError
-from ...numeric.balls import arb, fmpq, hull, working_bits
-from ...numeric.ball_compiler import BallCondition, UnsupportedExpression, compile_ball
+from ....core.errors import InvalidParameterError
+from ....numeric.balls import arb, fmpq, hull, working_bits
+from ....numeric.ball_compiler import BallCondition, UnsupportedExpression, compile_ball
 from .ranges import Range
 
 DEFAULT_MAX_BOXES = 3000
@@ -271,14 +271,14 @@ class _Problem:
 
 
 def _has_implicit(expr) -> bool:
-    from ...tradeoff.base import InverseAt
+    from ....tradeoff.base import InverseAt
 
     return bool(expr.atoms(InverseAt))
 
 
 def _simplify_after(expr):
     """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
-    from ..timeouts import Timeout as _Timeout, time_limit
+    from ...timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(2.0):
@@ -558,7 +558,7 @@ def _certified_part(coords, result: BoxResult) -> str:
 def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, max_boxes, bits,
                start):
     """A one-parameter Piecewise/Max/Min margin searched piece by piece between its exact
-    breakpoints (:mod:`symdp.proof.certified.pieces`); None when that does not apply or does not
+    breakpoints (:mod:`symdp.proof.cascade.certified.pieces`); None when that does not apply or does not
     certify (the ordinary search then runs and names what resists)."""
     from .pieces import breakpoints, sign_at, specialise
 
@@ -611,7 +611,7 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
 
 def _with_tail(lhs, rhs, relation, margin, box, r, constraints, domains, max_boxes, bits, start):
     """``(result or None, note)``: boxes for the integer ``r.symbol`` in ``lo..N0`` and a
-    symbolic argument (:mod:`symdp.proof.certified.tail`) for ``>= N0``.  A counterexample in the
+    symbolic argument (:mod:`symdp.proof.cascade.certified.tail`) for ``>= N0``.  A counterexample in the
     finite part is returned as it is; a certified finite part without a tail argument gives
     None and a note (the caller goes on with the relaxed search)."""
     from .tail import split_point, tail_argument
@@ -664,7 +664,7 @@ def _second_derivative(cache: dict, firsts, variables, i):
 def _factored(expr):
     """``expr`` factored when that is quick (a product of signed factors has a tighter ball
     than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
-    from ..timeouts import Timeout as _Timeout, time_limit
+    from ...timeouts import Timeout as _Timeout, time_limit
 
     try:
         with time_limit(1.0):

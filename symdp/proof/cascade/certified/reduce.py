@@ -92,7 +92,7 @@ class _Signs:
     """Signs of expressions under the hypotheses (SymPy assumptions, shifted parameters)."""
 
     def __init__(self, hypotheses, conditions):
-        from ..assumptions import assumption_symbols
+        from ...assumptions import assumption_symbols
 
         self.mapping = assumption_symbols(hypotheses)
         self.shift = {}
@@ -145,7 +145,7 @@ class _Signs:
 
     def sign(self, e, want: str, seconds: float = 3.0) -> tuple[bool, str]:
         """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses?"""
-        from ..timeouts import Timeout as _Timeout, time_limit
+        from ...timeouts import Timeout as _Timeout, time_limit
 
         try:
             with time_limit(seconds):
@@ -274,7 +274,7 @@ def reduce_relation(lhs, rhs, relation: str, hypotheses: dict, conditions=()) ->
 def _relaxable(e, hypotheses) -> bool:
     """A power with a parameter in its exponent (``((n-1)/n)^k``), or a log of a parameter
     with an integer parameter in the hypotheses (``log((n+1)/n)``): the relaxations apply."""
-    from ..sampling import is_integer_domain
+    from ...sampling import is_integer_domain
 
     if any(not p.exp.is_number and p.base.free_symbols for p in e.atoms(sp.Pow)):
         return True

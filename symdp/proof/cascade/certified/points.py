@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ...numeric.balls import arb, digits_to_bits, fmt, fmt_bound, point_ball, working_bits
-from ...numeric.ball_compiler import compare
+from ....numeric.balls import arb, digits_to_bits, fmt, fmt_bound, point_ball, working_bits
+from ....numeric.ball_compiler import compare
 
 HOLDS, FAILS, UNDECIDED, NOT_FINITE = "holds", "fails", "undecided", "not finite"
 

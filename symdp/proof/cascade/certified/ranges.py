@@ -1,6 +1,6 @@
 """One parameter's range of a box: the vocabulary of the CERTIFIED stage.
 
-A :class:`Range` is what :func:`symdp.proof.certified.box.certify_box` takes per parameter.
+A :class:`Range` is what :func:`symdp.proof.cascade.certified.box.certify_box` takes per parameter.
 Its checks are the box's own: a box coordinate needs ``lo <= hi``; a parameter infinite at
 both ends has no change of variables mapping it to a bounded box; an integer parameter needs
 a finite lower bound to be split at integers.  Reading a range from text (``"p=0..1"``) is
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ...core.errors import InvalidParameterError
+from ....core.errors import InvalidParameterError
 
 __all__ = ["Range"]
 

@@ -7,7 +7,7 @@ other parameters, on bounded ranges) the range is cut at :math:`N_0 = a + 63`:
   and snapped at integers, so every n is examined exactly;
 * **tail** -- :math:`n \ge N_0` by one of two symbolic arguments (SymPy's
   assumptions after the shift :math:`n = N_0 + k`, :math:`k \ge 0`, the sign
-  analysis of :mod:`symdp.proof.certified.reduce`):
+  analysis of :mod:`symdp.proof.cascade.certified.reduce`):
 
   1. the sign of m itself on the tail (n integer);
   2. monotonicity: :math:`\partial m / \partial n \ge 0` for every *real*
@@ -41,7 +41,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
 
     The finite part (``n in lo..n0``, certified by the caller's boxes) includes ``n = n0``,
     which the induction-style arguments start from."""
-    from ..timeouts import Timeout as _Timeout, time_limit
+    from ...timeouts import Timeout as _Timeout, time_limit
     from .reduce import _Signs
 
     strict = relation in ("<", ">")
@@ -122,7 +122,7 @@ def _by(notes) -> str:
 
 
 def _simplified(e):
-    from ..timeouts import time_limit
+    from ...timeouts import time_limit
 
     with time_limit(2.0):
         return sp.factor(sp.powsimp(sp.together(sp.expand_power_base(e, force=False))))
