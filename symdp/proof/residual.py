@@ -39,7 +39,7 @@ import itertools
 import sympy as sp
 
 from .certificates import ResidualNode
-from .kernel import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
+from .kernel.rules import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
 
 Z3_MILLISECONDS = 3000
 MAX_CASES = 64

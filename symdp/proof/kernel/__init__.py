@@ -1,0 +1,435 @@
+r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
+
+The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
+:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED only after checking,
+itself (issue #19):
+
+* **declarations** -- every Symbol's own assumptions (``positive=True``, ``integer=True``...)
+  hold on its stated set, else :class:`~symdp.core.errors.DerivationError` naming the symbol,
+  the assumption and the set (:func:`check_declarations`);
+* **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
+  set enumerated must contain every admissible point, integer lattice included; the boxes of a
+  ball search (exact rational ends) and their tails must contain every parameter's set.  An
+  enumeration of part of an infinite set is ENUMERATED_ON_RANGE: evidence;
+* **definedness** -- both sides, as written, are defined on the whole domain: every
+  denominator non-zero, every log argument positive, every fractional power's base
+  non-negative (:func:`hazards`), each such condition confirmed as a fact; otherwise
+  UNDECIDED naming the condition (and a point where it fails when one is found);
+* **facts** -- every sign or integrality fact the certificate relies on is confirmed by a
+  second method (:func:`confirm`): exact evaluation on a finite domain, z3 on the polynomial
+  and rational fragment, or Arb balls over the sub-boxes of a bounded domain.  Unconfirmed:
+  no verdict that holds.
+
+The counting and induction certificates of issue #20 are judged by :mod:`.rules`, which
+returns a reason or nothing; only this module seals a verdict.  The second methods that
+confirm a fact, and the trusted equality, are :mod:`.deciders`.
+
+What the kernel trusts, and nothing else: SymPy's ``simplify`` for an equality of expressions
+defined on the domain (re-run here, never read from the certificate), SymPy's exact
+arithmetic on rationals, python-flint's Arb balls, z3, the counting lemmas of
+:mod:`symdp.core.counting`, and the ball search of :mod:`symdp.proof.cascade.certified.box`
+over the boxes it names (their coverage is checked here).  Every budget is counted in work --
+z3's ``rlimit``, sub-boxes, points -- never in seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ...core.errors import DerivationError
+from ..certificates import (BoxCertificate, Certificate, CountingCertificate, Domain, Fact,
+                            FiniteCertificate, InductionCertificate, StructuralCertificate,
+                            SymbolicCertificate, fraction, margin_of, sign_fact)
+from ..verdict import StepResult, Verdict
+from . import deciders
+
+_SEAL = object()          # only this module holds it
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """The kernel's token on a StepResult whose verdict holds (or is the evidence of an
+    enumerated range): the verdict, the certificate accepted and the facts confirmed.
+    ``recorded`` marks a verdict read back from a report (``symdp report --from-json``),
+    which the kernel did not check in this process."""
+
+    verdict: Verdict
+    certificate: Certificate | None
+    facts: tuple = ()
+    recorded: str = ""
+    seal: object = None
+
+    def __post_init__(self):
+        if self.seal is not _SEAL:
+            raise TypeError("only symdp.proof.kernel constructs an Acceptance")
+
+
+def is_accepted(acceptance, verdict: Verdict) -> bool:
+    """Is ``acceptance`` the kernel's token for ``verdict``?  (Read by StepResult.)"""
+    return isinstance(acceptance, Acceptance) and acceptance.seal is _SEAL \
+        and acceptance.verdict is verdict
+
+
+def recorded(verdict: Verdict, source: str) -> Acceptance:
+    """The token for a verdict read back from a report ``source`` (not re-checked)."""
+    return Acceptance(verdict, None, recorded=source, seal=_SEAL)
+
+
+def _held(verdict, detail, stage, cert, facts=(), **kw) -> StepResult:
+    token = Acceptance(verdict, cert, tuple(facts), seal=_SEAL)
+    confirmed = [f"{f.text()} ({f.confirmed_by})" for f in facts]
+    return StepResult(verdict, detail, stage, acceptance=token,
+                      extra={"kernel_facts": confirmed} if confirmed else {}, **kw)
+
+
+def _refused(why: str, stage: str) -> StepResult:
+    return StepResult(Verdict.UNDECIDED, f"kernel refused the {stage} certificate: {why}", stage)
+
+
+# ------------------------------------------------------------------ accept
+
+def accept(certificate: Certificate, domain: Domain, written=()) -> StepResult:
+    """Check ``certificate`` against ``domain``; a StepResult whose verdict holds, evidence
+    (ENUMERATED_ON_RANGE), or UNDECIDED saying which check failed.  ``written``: the step's
+    sides as the user wrote them (unevaluated), whose definedness is checked too.  Raises
+    DerivationError for a declaration that contradicts its domain."""
+    check_declarations(certificate.lhs.free_symbols | certificate.rhs.free_symbols, domain)
+    try:
+        undefined = defined_on(written, domain)
+        if undefined:
+            return _refused(f"a side as written may be undefined on the domain: {undefined}",
+                            certificate.stage)
+        return _accept(certificate, domain)
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a check that cannot run refuses
+        return _refused(f"{type(exc).__name__} while checking", certificate.stage)
+
+
+def _accept(c: Certificate, domain: Domain) -> StepResult:
+    if isinstance(c, FiniteCertificate):
+        return _accept_finite(c, domain)   # evaluated at every point: definedness included
+    undefined = defined_on((c.lhs, c.rhs), domain)
+    if undefined:
+        return _refused(f"a side may be undefined on the domain: {undefined}", c.stage)
+    if isinstance(c, StructuralCertificate):
+        if c.lhs == c.rhs and c.relation in ("=", "<=", ">="):
+            return _held(Verdict.PROVED, "both sides are the same expression", c.stage, c)
+        return _refused("the sides are not the same tree", c.stage)
+    if isinstance(c, SymbolicCertificate):
+        return _accept_symbolic(c, domain)
+    if isinstance(c, BoxCertificate):
+        return _accept_box(c, domain)
+    if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
+        from . import rules   # after this module: the rules read confirm and defined_on
+        why, detail = rules.judge(c, domain)
+        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c)
+    return _refused(f"no acceptance rule for {type(c).__name__}", c.stage)
+
+
+def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
+    mapping = dict(c.mapping)
+    check_declarations(set(mapping.values()), Domain.of(
+        {mapping[s]: d for s, d in domain.hypotheses if s in mapping}))
+    back = {v: k for k, v in mapping.items()}
+    diff = (c.lhs - c.rhs).xreplace(mapping)
+    if c.relation == "=":
+        if c.difference != 0 or not deciders.simplifies_to(diff, sp.S.Zero, c.method):
+            return _refused("lhs - rhs does not simplify to 0", c.stage)
+        return _held(Verdict.PROVED, f"difference simplifies to 0 ({c.method})", c.stage, c)
+    strict = c.relation in ("<", ">")
+    margin = margin_of(c.lhs, c.rhs, c.relation)
+    if c.chain:
+        wanted = _monotone_facts(margin, strict, c.chain, domain)
+        if isinstance(wanted, str):
+            return _refused(wanted, c.stage)
+    elif c.substitution:
+        wanted = _reparametrised_facts(margin, strict, c.substitution, domain)
+        if isinstance(wanted, str):
+            return _refused(wanted, c.stage)
+    elif c.reduced:
+        # rewritings the kernel does not check: confirm the original margin itself
+        wanted = [sign_fact(margin, strict, c.method)]
+    else:
+        D = c.difference.xreplace(mapping)
+        if not deciders.simplifies_to(diff, D, c.method):
+            return _refused("lhs - rhs does not simplify to the stated difference", c.stage)
+        sign = -1 if c.relation in ("<", "<=") else 1
+        wanted = [sign_fact((sign * D).xreplace(back), strict, c.method)]
+    confirmed = []
+    for fact in wanted + list(c.facts):
+        how = confirm(fact, domain)
+        if not how:
+            return _refused(f"the fact {fact.text()} ({fact.source}) is not confirmed "
+                            "by a second method", c.stage)
+        confirmed.append(Fact(fact.expression, fact.property, fact.source, fact.domain, how))
+    what = c.method if (c.chain or c.substitution or c.reduced) else \
+        f"sign of lhs - rhs decided under the hypotheses ({c.method})"
+    return _held(Verdict.PROVED, f"{what}; its facts confirmed a second way: " +
+                 "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
+
+
+def _monotone_facts(margin, strict, chain, domain: Domain):
+    """The facts of a derivative-sign monotonicity argument, re-derived here: for each level
+    ``(x, end, direction, end_open)``, ``direction * dm/dx >= 0`` (> 0 for a strict claim at
+    an open end) on the product of the remaining sets (a box: the path from the end to any
+    point stays in it), then ``m`` at ``x = end``; finally the sign of the constant left."""
+    sets, facts = domain.sets, []
+    for x, end, direction, end_open in chain:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or end not in (d.start, d.end) or \
+                (end == d.start) != (direction > 0) or end_open != (
+                    d.left_open if end == d.start else d.right_open):
+            return f"the monotonicity step in {x} to the end {end} does not match {x} in {d}"
+        box = Domain.of({s: sets[s] for s in margin.free_symbols})
+        facts.append(sign_fact(direction * sp.diff(margin, x), strict and end_open,
+                               f"derivative in {x}", box))
+        strict = strict and not end_open
+        margin = margin.xreplace({x: end})
+    if margin.free_symbols:
+        return "the monotonicity argument leaves parameters free"
+    facts.append(sign_fact(margin, strict, "value at the end", Domain(())))
+    return facts
+
+
+def _reparametrised_facts(margin, strict, substitution, domain: Domain):
+    """Facts of ``x = a + (b - a)/(1 + t)``, ``t >= 0`` (onto ``(a, b]``): the sign of the
+    reparametrised margin over ``t >= 0``, and of the margin at ``x = a`` when a is in the set."""
+    sets = dict(domain.sets)
+    subs, facts = {}, []
+    for x, t, expr in substitution:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or not (d.start.is_finite and d.end.is_finite) or \
+                d.right_open or sp.simplify(expr - (d.start + (d.end - d.start) / (1 + t))) != 0:
+            return f"the substitution {x} = {expr} does not map t >= 0 onto {x} in {d}"
+        subs[x] = expr
+        if not d.left_open:
+            at_a = {s: v for s, v in sets.items() if s != x}
+            facts.append(sign_fact(margin.xreplace({x: d.start}), strict, f"at {x} = {d.start}",
+                                   Domain.of(at_a)))
+    t_sets = {s: v for s, v in sets.items() if s not in subs}
+    t_sets.update({t: sp.Interval(0, sp.oo) for _, t, _ in substitution})
+    facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
+                           Domain.of(t_sets)))
+    return facts
+
+
+def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
+    enumerated = dict(c.values)
+    sets = domain.sets
+    short, ranged = [], []
+    for s in sorted(c.lhs.free_symbols | c.rhs.free_symbols | set(enumerated), key=str):
+        values = {sp.Integer(v) if isinstance(v, int) else v for v in enumerated.get(s, ())}
+        if s not in sets:
+            return _refused(f"{s} has no stated set", c.stage)
+        inside = [v for v in values if sets[s].contains(v) is sp.true]
+        missing = _first_missing(sets[s], values)
+        if missing is not None:
+            short.append((s, inside))
+            ranged.append(f"{s.name} <= {max(inside)}" if inside and sets[s].sup is sp.oo
+                          else f"{s.name} in {{{', '.join(map(str, sorted(inside)))}}}")
+    if c.cases <= 0:
+        return _refused("no case was evaluated", c.stage)
+    if short:
+        token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL)
+        return StepResult(Verdict.ENUMERATED_ON_RANGE, f"exactly for {', '.join(ranged)} "
+                          f"({c.cases} cases): a sample of an infinite domain, evidence; "
+                          f"{c.detail}", c.stage, points=c.cases, acceptance=token)
+    verdict = Verdict.ENUMERATED if c.how == "exact" and c.stage == "enumeration" \
+        else Verdict.CERTIFIED
+    return _held(verdict, c.detail, c.stage, c, points=c.cases)
+
+
+def _first_missing(domain_set, values):
+    """A point of ``domain_set`` not among ``values`` (None: all of it is enumerated)."""
+    if isinstance(domain_set, sp.FiniteSet):
+        return next((v for v in domain_set if v not in values), None)
+    if isinstance(domain_set, sp.Range) and domain_set.size.is_finite:
+        return next((v for v in domain_set if v not in values), None)
+    if isinstance(domain_set, sp.Intersection):
+        lo, hi = domain_set.inf, domain_set.sup
+        if lo.is_finite and hi.is_finite and all(
+                getattr(a, "is_subset", None) and a.is_subset(sp.S.Integers) for a in [domain_set]):
+            return next((v for v in sp.Range(sp.ceiling(lo), sp.floor(hi) + 1)
+                         if domain_set.contains(v) is sp.true and v not in values), None)
+    return domain_set.inf if domain_set.inf.is_finite else sp.oo  # infinite or not integer
+
+
+def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
+    sets = domain.sets
+    covered = {}
+    for symbol, lo, hi, integer, transform in c.coordinates:
+        lo, hi = fraction(lo), fraction(hi)
+        if transform is None:
+            covered[symbol] = sp.Interval(sp.Rational(lo.numerator, lo.denominator),
+                                          sp.Rational(hi.numerator, hi.denominator))
+        else:
+            image = _transform_image(symbol, transform, lo, hi)
+            if image is None:
+                return _refused(f"the change of variables {symbol} = {transform} is not one "
+                                "the kernel knows onto an unbounded range", c.stage)
+            covered[symbol] = image
+    for symbol, start, argument in c.tails:
+        if not argument:
+            return _refused(f"the tail {symbol} >= {start} has no argument", c.stage)
+        covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet),
+                                   sp.Interval(sp.Integer(start), sp.oo))
+    for symbol in c.lhs.free_symbols | c.rhs.free_symbols:
+        have = covered.get(symbol)
+        if have is None or sets.get(symbol) is None or sets[symbol].is_subset(have) is not True:
+            return _refused(f"the boxes do not cover {symbol} in {sets.get(symbol)} "
+                            f"(covered: {have})", c.stage)
+    for fact in c.facts:
+        if not confirm(fact, domain):
+            return _refused(f"the fact {fact.text()} is not confirmed", c.stage)
+    return _held(Verdict.CERTIFIED, c.detail, c.stage, c, worst_margin=c.smallest_margin)
+
+
+def _transform_image(symbol, transform, lo: Fraction, hi: Fraction):
+    """The image of ``t in [lo, hi]`` (hi = 1 open) under ``a + t/(1-t)`` or ``b - t/(1-t)``."""
+    t = next(iter(transform.free_symbols), None)
+    if t is None or (lo, hi) != (0, 1):
+        return None
+    for sign in (1, -1):
+        a = sp.simplify(transform - sign * t / (1 - t))
+        if a.is_Rational:
+            return sp.Interval(a, sp.oo) if sign == 1 else sp.Interval(-sp.oo, a)
+    return None
+
+
+# ------------------------------------------------------------------ declarations
+
+_PREDICATES = {
+    "positive": lambda d: d.is_subset(sp.Interval.open(0, sp.oo)),
+    "nonnegative": lambda d: d.is_subset(sp.Interval(0, sp.oo)),
+    "negative": lambda d: d.is_subset(sp.Interval.open(-sp.oo, 0)),
+    "nonpositive": lambda d: d.is_subset(sp.Interval(-sp.oo, 0)),
+    "integer": lambda d: d.is_subset(sp.S.Integers),
+    "zero": lambda d: d.is_subset(sp.FiniteSet(0)),
+    "nonzero": lambda d: 0 not in d,
+    "real": lambda d: d.is_subset(sp.S.Reals),
+    "even": lambda d: _every_integer(d, lambda v: v % 2 == 0),
+    "odd": lambda d: _every_integer(d, lambda v: v % 2 == 1),
+}
+
+
+def _every_integer(d, test):
+    """True when the set is a finite set of integers that all pass ``test`` (None otherwise)."""
+    if not (d.is_subset(sp.S.Integers) is True and d.is_finite_set):
+        return None
+    return all(test(int(v)) for v in d)
+
+
+def check_declarations(symbols, domain: Domain) -> None:
+    """Every assumption a Symbol was declared with holds on its stated set; else
+    DerivationError naming the symbol, the assumption and the set."""
+    sets = domain.sets
+    for s in sorted(symbols, key=str):
+        if s not in sets:
+            continue
+        for name, holds in _PREDICATES.items():
+            if s.assumptions0.get(name) is True and holds(sets[s]) is not True:
+                raise DerivationError(
+                    f"the symbol {s.name} is declared {name}=True, but its stated domain is "
+                    f"{sp.sstr(sets[s])}, which contains values that are not {name}: declare "
+                    f"it without the assumption or state the domain it implies")
+
+
+# ------------------------------------------------------------------ definedness
+
+def hazards(expr, where=(), domain: Domain | None = None) -> list:
+    """The facts under which ``expr`` is defined: a non-zero base under a negative integer
+    power, a non-negative base under a fractional power (positive when also negative), a
+    positive log argument; a power with a symbolic exponent ``b**k`` needs ``b > 0`` unless
+    ``k > 0`` on ``domain`` (then ``0**k = 0``; ``b >= 0`` for a non-integer k).  Piecewise conditions are looked into as expressions; a hazard inside a
+    branch is needed only where its condition holds and the earlier ones fail (``where``)."""
+    found = []
+    if isinstance(expr, sp.Piecewise):
+        earlier = ()
+        for branch, cond in expr.args:
+            found += hazards(cond, where + earlier, domain) if isinstance(cond, sp.Basic) else []
+            relational = isinstance(cond, sp.core.relational.Relational)
+            found += hazards(branch, where + earlier + ((cond,) if relational else ()), domain)
+            if not relational:
+                break
+            earlier += (cond.negated,)
+        return list(dict.fromkeys(found))
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return found
+    for arg in expr.args:
+        found += hazards(arg, where, domain)
+    e, dom = expr, (Domain((), (), where) if where else None)
+    if isinstance(e, sp.Pow) and e.base.free_symbols:
+        if not e.exp.is_number:
+            k_positive = domain is not None and confirm(Fact(e.exp, "positive"), domain)
+            if not k_positive:
+                found.append(Fact(e.base, "positive", "definedness: exponent", dom))
+            elif not confirm(Fact(e.exp, "integer"), domain):
+                found.append(Fact(e.base, "nonnegative", "definedness: exponent", dom))
+        elif e.exp.is_negative:
+            found.append(Fact(e.base, "nonzero" if e.exp.is_integer else "positive",
+                              "definedness", dom))
+        elif not e.exp.is_integer:
+            found.append(Fact(e.base, "nonnegative", "definedness", dom))
+    elif isinstance(e, sp.log) and e.args[0].free_symbols:
+        found.append(Fact(e.args[0], "positive", "definedness", dom))
+    return list(dict.fromkeys(found))
+
+
+def defined_on(sides, domain: Domain) -> str:
+    """"" when every hazard of ``sides`` is confirmed on ``domain``, else what is not."""
+    for side in sides:
+        if side.has(sp.nan) or side.has(sp.zoo):
+            return "a side contains nan or zoo"
+        for fact in hazards(side, domain=domain):
+            if not confirm(fact, domain):
+                return f"{fact.text()} is not shown on the domain"
+    return ""
+
+
+def undefined_at(sides, domain: Domain) -> str:
+    """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
+    found): a hazard that z3 refutes with a point at which the expression really is
+    undefined (checked exactly)."""
+    for name, side in zip(("lhs", "rhs"), sides):
+        for fact in hazards(side, domain=domain):
+            if fact.source != "definedness":
+                continue   # b**k undefined at b = 0 only for some k: not named as a point
+            dom = deciders.domain_of(fact, domain)
+            try:
+                dom = dom.restricted_to(fact.expression.free_symbols)
+                ok, point = deciders.z3_decide(fact, dom)
+            except Exception:  # noqa: BLE001 - no point found
+                continue
+            if ok or point is None:
+                continue
+            value = sp.simplify(fact.expression.xreplace(point))
+            if value.is_Rational and not deciders.holds_exactly(value, fact.property):
+                where = ", ".join(f"{s} = {v}" for s, v in point.items())
+                return (f"the {name} is undefined at {where}, a point of the stated domain "
+                        f"({sp.sstr(fact.expression)} = {value}, needed {fact.text()})")
+    return ""
+
+
+# ------------------------------------------------------------------ facts
+
+def confirm(fact: Fact, domain: Domain) -> str:
+    """How ``fact`` was confirmed ("" when no method confirms it): exact evaluation on a
+    finite domain, z3, or Arb balls over the sub-boxes of a bounded domain."""
+    dom = deciders.domain_of(fact, domain)
+    dom = dom.restricted_to(fact.expression.free_symbols) if fact.expression.free_symbols \
+        else Domain(())
+    if not fact.source.startswith("definedness") and defined_on((fact.expression,), dom):
+        return ""   # a fact about an expression not defined on its whole domain
+    for method in (deciders.by_exact_points, deciders.by_z3, deciders.by_balls,
+                   deciders.by_choose_pos):
+        try:
+            how = method(fact, dom)
+        except Exception:  # noqa: BLE001 - a method that cannot run does not confirm
+            how = ""
+        if how:
+            return how
+    return ""

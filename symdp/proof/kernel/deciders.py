@@ -1,0 +1,378 @@
+"""The kernel's second methods: how a fact is confirmed, and the trusted equality.
+
+Each ``by_*`` decides one :class:`~symdp.proof.certificates.Fact` on a domain and says how
+("" when it does not decide): exact evaluation at every point of a finite domain, z3 on the
+polynomial and rational fragment (non-polynomial atoms bounded by their interval enclosure),
+Arb balls over the sub-boxes of a bounded domain, and the positivity of binomials and
+factorials (Mathlib ``Nat.choose_pos``, ``Nat.factorial_pos``).  They return words, never a
+verdict: :func:`symdp.proof.kernel.confirm` calls them, and only the kernel seals.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import sympy as sp
+
+from ..certificates import Domain, Fact
+
+#: work budgets (deterministic: counts, never seconds)
+FINITE_POINTS = 4096      # a fact on a finite domain is evaluated exactly up to this many points
+BALL_BOXES = 512          # sub-boxes of a bounded domain per fact
+BALL_BITS = 128
+Z3_RLIMIT = 2_000_000     # z3's resource limit (its own count of work)
+
+
+def rewritings():
+    """The rewritings the kernel re-runs, by the name a certificate gives: SymPy's simplify
+    after identities of symdp's special functions that hold everywhere (Phi = erfc(-x/sqrt 2)/2,
+    Phi(-x) = 1 - Phi(x)) -- trusted, with SymPy's simplify, for expressions defined on the
+    domain."""
+    from ...core.special import to_erfc  # local: the proof package stays free of cycles
+    from ...tradeoff.solve import phi_normal_form
+
+    return {"simplify": sp.simplify,
+            "simplify after Phi -> erfc": lambda d: sp.simplify(to_erfc(d)),
+            "Phi identities + simplify": lambda d: sp.simplify(phi_normal_form(sp.expand(d))),
+            "piecewise_fold + simplify": lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))}
+
+
+def simplifies_to(a, b, method: str = "simplify") -> bool:
+    """The trusted equality: ``a == b`` as trees, or the named rewriting of ``a`` is ``b``
+    (or of ``a - b`` is 0)."""
+    if a == b:
+        return True
+    rewrite = rewritings().get(method)
+    if rewrite is None:
+        return False
+    try:
+        return rewrite(a) == b or rewrite(a - b) == 0
+    except Exception:  # noqa: BLE001 - not shown equal
+        return False
+
+
+def domain_of(fact: Fact, domain: Domain) -> Domain:
+    """The fact's own domain; one without sets (a hazard inside a Piecewise branch) is the
+    step's domain narrowed by its conditions."""
+    if fact.domain is None:
+        return domain
+    if not fact.domain.hypotheses:
+        return Domain(domain.hypotheses, domain.constraints,
+                      tuple(domain.side_conditions) + tuple(fact.domain.side_conditions))
+    return fact.domain
+
+
+def holds_exactly(value, prop: str) -> bool:
+    if prop == "integer":
+        return value.is_Integer
+    if not value.is_Rational:
+        return False
+    return {"positive": value > 0, "nonnegative": value >= 0, "negative": value < 0,
+            "nonpositive": value <= 0, "nonzero": value != 0, "zero": value == 0}[prop]
+
+
+def by_exact_points(fact: Fact, dom: Domain) -> str:
+    sets = dom.sets
+    if any(not (isinstance(d, sp.FiniteSet) or (isinstance(d, sp.Range) and d.size.is_finite))
+           for d in sets.values()):
+        return ""
+    size = 1
+    for d in sets.values():
+        size *= len(d)
+    if size > FINITE_POINTS:
+        return ""
+    count = 0
+    for values in itertools.product(*[list(d) for d in sets.values()]):
+        point = dict(zip(sets, values))
+        if not all(bool(c.xreplace(point)) for c in dom.conditions):
+            continue
+        value = sp.nsimplify(fact.expression.xreplace(point).doit()) \
+            if not fact.expression.xreplace(point).is_Rational else fact.expression.xreplace(point)
+        if not holds_exactly(sp.simplify(value), fact.property):
+            return ""
+        count += 1
+    return f"exact evaluation at all {count} points"
+
+
+def by_z3(fact: Fact, dom: Domain) -> str:
+    return "z3 (no counterexample: unsat)" if z3_decide(fact, dom)[0] else ""
+
+
+def z3_decide(fact: Fact, dom: Domain):
+    """``(True, None)`` when z3 shows the fact on the domain; ``(False, point)`` with a point
+    of the domain where it fails (exact rationals), or ``(False, None)`` when undecided."""
+    import z3
+
+    names = {}
+    sets = dom.sets
+    for s in fact.expression.free_symbols | set().union(*[c.free_symbols for c in dom.conditions]):
+        if s not in sets:
+            return False, None
+        # an integer parameter is an Int seen as a Real: / is then division, not floor division
+        names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
+            else z3.Real(s.name)
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    for s, v in names.items():
+        solver.add(_z3_membership(v, sets[s], z3))
+    atoms = {}
+    for cond in dom.conditions:
+        solver.add(_z3_relation(cond, names, z3, atoms))
+    e = _z3_term(sp.expand_func(fact.expression), names, z3, atoms)
+    # a non-polynomial atom is a fresh variable bounded by its interval enclosure on the hull
+    # of the sets (mpmath's outward-rounded interval arithmetic): sound, and often enough
+    hull = {s: (d.inf, d.sup) for s, d in sets.items()}
+    for atom, v in atoms.items():
+        lo, hi = _enclosure(atom, hull)
+        if lo is not None:
+            solver.add(v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"))
+        if hi is not None:
+            solver.add(v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}"))
+    negated = {"positive": lambda: e <= 0, "nonnegative": lambda: e < 0,
+               "negative": lambda: e >= 0, "nonpositive": lambda: e > 0,
+               "nonzero": lambda: e == 0, "zero": lambda: e != 0,
+               "integer": lambda: e != z3.ToReal(z3.ToInt(e))}[fact.property]
+    solver.add(negated())
+    answer = solver.check()
+    if answer == z3.unsat:
+        return True, None
+    if answer != z3.sat:
+        return False, None
+    model = solver.model()
+    point = {}
+    for s, v in names.items():
+        value = model.eval(v, model_completion=True)
+        if not z3.is_rational_value(value):
+            return False, None
+        point[s] = sp.Rational(value.as_fraction().numerator, value.as_fraction().denominator)
+    return False, point
+
+
+def _z3_term(e, names, z3, atoms=None):
+    if e in names:
+        return names[e]
+    if e.is_Rational:
+        return z3.RealVal(f"{e.p}/{e.q}")
+    if isinstance(e, sp.Add):
+        return z3.Sum([_z3_term(a, names, z3, atoms) for a in e.args])
+    if isinstance(e, sp.Mul):
+        return z3.Product([_z3_term(a, names, z3, atoms) for a in e.args])
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        base = _z3_term(e.base, names, z3, atoms)
+        power = z3.Product([base] * abs(int(e.exp))) if e.exp != 0 else z3.RealVal(1)
+        return power if e.exp >= 0 else 1 / power
+    if atoms is not None and e.free_symbols and e.is_real is not False:
+        if e not in atoms:
+            atoms[e] = z3.Real(f"atom_{len(atoms)}")
+        return atoms[e]
+    raise ValueError(f"outside z3's fragment: {type(e).__name__}")
+
+
+def _enclosure(e, hull):
+    """Exact rational bounds ``(lo, hi)`` (None: unbounded or unknown) of ``e`` over the box
+    ``hull`` {symbol: (inf, sup)}, by mpmath's interval arithmetic (outward rounding)."""
+    import mpmath
+    from mpmath import iv
+
+    def ev(e):
+        if e in hull:
+            lo, hi = hull[e]
+            return iv.mpf([_iv_end(lo, iv).a, _iv_end(hi, iv).b])
+        if e.is_Rational:
+            return iv.mpf(int(e.p)) / int(e.q)
+        if e is sp.E or e is sp.pi:
+            return iv.e if e is sp.E else iv.pi
+        if isinstance(e, (sp.Add, sp.Mul)):
+            parts = [ev(a) for a in e.args]
+            out = parts[0]
+            for q in parts[1:]:
+                out = out + q if isinstance(e, sp.Add) else out * q
+            return out
+        if isinstance(e, sp.Pow):
+            if e.exp.is_Integer:
+                return ev(e.base) ** int(e.exp)
+            if e.base is sp.E:
+                return iv.exp(ev(e.exp))
+            if e.exp == sp.S.Half:
+                return iv.sqrt(ev(e.base))
+            return iv.exp(ev(e.exp) * iv.log(ev(e.base)))
+        unary = {sp.exp: iv.exp, sp.log: iv.log, sp.erf: iv.erf, sp.erfc: iv.erfc}
+        if type(e) in unary:
+            return unary[type(e)](ev(e.args[0]))
+        raise ValueError(type(e).__name__)
+
+    def exact(x):
+        x = mpmath.mpf(x)
+        if not mpmath.isfinite(x):
+            return None
+        man, exp = x.man_exp
+        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+
+    saved = iv.prec
+    try:
+        iv.prec = 96   # scoped: restored below (mpmath's iv context has no workprec)
+        value = ev(e)
+        lo, hi = exact(value.a), exact(value.b)
+    except Exception:  # noqa: BLE001 - no enclosure: the atom stays unbounded
+        return None, None
+    finally:
+        iv.prec = saved
+    return lo, hi
+
+
+def _iv_end(v, iv):
+    """An interval containing the end ``v`` of a set (widened around an irrational end)."""
+    if v is sp.oo or v is -sp.oo:
+        return iv.mpf([v is sp.oo and iv.inf or -iv.inf] * 2)
+    if v.is_Rational:
+        return iv.mpf(int(v.p)) / int(v.q)
+    mid = iv.mpf(str(sp.N(v, 40)))
+    return mid + iv.mpf([-1, 1]) * iv.mpf(10) ** -30
+
+
+def _z3_relation(cond, names, z3, atoms=None):
+    ops = {sp.LessThan: lambda a, b: a <= b, sp.StrictLessThan: lambda a, b: a < b,
+           sp.GreaterThan: lambda a, b: a >= b, sp.StrictGreaterThan: lambda a, b: a > b,
+           sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b}
+    if isinstance(cond, sp.And):
+        return z3.And([_z3_relation(a, names, z3, atoms) for a in cond.args])
+    return ops[type(cond)](_z3_term(cond.lhs, names, z3, atoms),
+                           _z3_term(cond.rhs, names, z3, atoms))
+
+
+def _z3_membership(v, d, z3):
+    if isinstance(d, sp.FiniteSet):
+        return z3.Or([v == _z3_term(x, {}, z3) for x in d])
+    if isinstance(d, sp.Range) and d.step == 1:
+        parts = []
+        if d.inf.is_finite:
+            parts.append(v >= int(d.inf))
+        if d.sup.is_finite:
+            parts.append(v <= int(d.sup))
+        return z3.And(parts) if parts else z3.BoolVal(True)
+    if isinstance(d, sp.Intersection):
+        return z3.And([_z3_membership(v, a, z3) for a in d.args if a != sp.S.Integers])
+    if isinstance(d, sp.Interval):
+        parts = []
+        if d.start.is_finite:
+            parts.append(v > _z3_term(d.start, {}, z3) if d.left_open else v >= _z3_term(d.start, {}, z3))
+        if d.end.is_finite:
+            parts.append(v < _z3_term(d.end, {}, z3) if d.right_open else v <= _z3_term(d.end, {}, z3))
+        return z3.And(parts) if parts else z3.BoolVal(True)
+    if d in (sp.S.Integers, sp.S.Reals):
+        return z3.BoolVal(True)
+    if d in (sp.S.Naturals, sp.S.Naturals0):
+        return v >= (1 if d == sp.S.Naturals else 0)
+    raise ValueError(f"no z3 membership for {d}")
+
+
+def by_balls(fact: Fact, dom: Domain) -> str:
+    from ...numeric.ball_compiler import compile_ball
+    from ...numeric.balls import interval, working_bits
+
+    sets = dom.sets
+    symbols = sorted(fact.expression.free_symbols, key=str)
+    if fact.property == "integer" or any(
+            not (sets[s].inf.is_finite and sets[s].sup.is_finite) for s in symbols):
+        return ""
+    fn = compile_ball(fact.expression, symbols)
+    todo = [tuple((sets[s].inf, sets[s].sup) for s in symbols)]
+    boxes = 0
+    test = {"positive": lambda b: b > 0, "nonnegative": lambda b: b >= 0,
+            "negative": lambda b: b < 0, "nonpositive": lambda b: b <= 0,
+            "nonzero": lambda b: not b.contains(0), "zero": lambda b: b == 0}[fact.property]
+    with working_bits(BALL_BITS):
+        while todo:
+            box = todo.pop()
+            boxes += 1
+            if boxes > BALL_BOXES:
+                return ""
+            value = fn({s: interval(lo, hi) for s, (lo, hi) in zip(symbols, box)})
+            if value.is_finite() and test(value):
+                continue
+            i = max(range(len(box)), key=lambda j: box[j][1] - box[j][0])
+            lo, hi = box[i]
+            if hi - lo < sp.Rational(1, 2 ** 30):
+                return ""
+            mid = (lo + hi) / 2
+            todo += [box[:i] + ((lo, mid),) + box[i + 1:], box[:i] + ((mid, hi),) + box[i + 1:]]
+    return f"Arb balls over {boxes} sub-boxes"
+
+
+_REAL_Z3: dict = {}
+
+
+def real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
+    """z3 proves ``expr REL 0`` from the domain's sets and conditions (reals relaxation);
+    cached (a pure function of its arguments)."""
+    key = (domain, tuple(conditions), expr, relation)
+    try:
+        return _REAL_Z3[key]
+    except (KeyError, TypeError):
+        pass
+    value = _real_z3_entails_uncached(domain, conditions, expr, relation)
+    try:
+        if len(_REAL_Z3) > 20_000:
+            _REAL_Z3.clear()
+        _REAL_Z3[key] = value
+    except TypeError:
+        pass
+    return value
+
+
+def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> bool:
+    import z3
+
+    conds = list(domain.conditions) + list(conditions)
+    symbols = set(expr.free_symbols).union(*[c.free_symbols for c in conds]) if conds \
+        else set(expr.free_symbols)
+    sets = domain.sets
+    names = {s: z3.Real(f"{s.name}_{id(s)}") for s in symbols}
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    try:
+        for s, v in names.items():
+            if s in sets:
+                solver.add(_z3_membership(v, sets[s], z3))
+        for c in conds:
+            try:
+                solver.add(_z3_relation(c, names, z3))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                pass     # a condition outside z3's fragment is left out: fewer facts, still sound
+        e = _z3_term(sp.expand(expr) if not expr.is_Atom else expr, names, z3)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    negated = {"=": e != 0, "<=": e > 0, "<": e >= 0, ">=": e < 0, ">": e <= 0,
+               "!=": e == 0}[relation]
+    solver.add(negated)
+    return solver.check() == z3.unsat
+
+
+def by_choose_pos(fact: Fact, dom: Domain) -> str:
+    """Products and powers of binomials C(m, K) with 0 <= K <= m (Mathlib ``Nat.choose_pos``)
+    and factorials x! with x >= 0 (``Nat.factorial_pos``) are positive; the bounds are
+    confirmed by z3, every parameter in them integer."""
+    if fact.property not in ("positive", "nonnegative", "nonzero"):
+        return ""
+
+    def integer(e):
+        return e.is_integer and all(s in dom.sets and dom.sets[s].is_subset(sp.S.Integers)
+                                    for s in e.free_symbols)
+
+    def positive(e):
+        if e.is_Rational:
+            return e > 0
+        if isinstance(e, sp.Mul):
+            return all(positive(f) for f in e.args)
+        if isinstance(e, sp.Pow):
+            return e.exp.is_real and positive(e.base)
+        if isinstance(e, sp.binomial):
+            m, K = e.args
+            return integer(m) and integer(K) and real_z3_entails(dom, (), K, ">=") and \
+                real_z3_entails(dom, (), m - K, ">=")
+        if isinstance(e, sp.factorial):
+            return integer(e.args[0]) and real_z3_entails(dom, (), e.args[0], ">=")
+        return False
+
+    return "Nat.choose_pos, Nat.factorial_pos (bounds by z3)" if positive(fact.expression) else ""

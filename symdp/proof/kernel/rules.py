@@ -1,0 +1,347 @@
+"""The kernel's rules for counting and induction certificates (issue #20).
+
+:func:`judge` returns ``(why, detail)``: a reason to refuse, or "" and the words of the
+verdict, which :func:`symdp.proof.kernel.accept` alone seals.  What is trusted here beyond the
+rest of the kernel: the lemma checkers of :mod:`symdp.core.counting` (each a pattern and a
+cardinality formula), the exact enumeration of the atoms (:mod:`symdp.core.enumerable`), and
+z3 on the real relaxation of the integer parameters (unsatisfiable over the reals implies
+unsatisfiable over the integers).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..certificates import CountingCertificate, Domain, Fact, InductionCertificate, ResidualNode
+from . import confirm, defined_on, deciders
+
+
+def judge(c, domain: Domain):
+    """``(why, detail)`` for a counting or induction certificate on ``domain``."""
+    if isinstance(c, CountingCertificate):
+        return counting_judgement(c, domain)
+    return induction_judgement(c, domain)
+
+
+#: the atom lemmas: name -> (relation the fact may state, how the premise must read)
+_ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "one_lt_pow",
+                "pow_lt_pow_left", "Nat.choose_pos", "Nat.factorial_pos")
+
+_RELATION_OF = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.GreaterThan: ">=",
+                sp.StrictGreaterThan: ">", sp.Eq: "=", sp.Ne: "!="}
+
+
+def _as_margin(relational):
+    """``(lhs - rhs, relation)`` of a Relational (an And is refused)."""
+    return relational.lhs - relational.rhs, _RELATION_OF[type(relational)]
+
+
+def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions) -> bool:
+    """The fact on atoms is what ``lemma`` concludes from ``premise``, and the premise holds."""
+    if lemma not in _ATOM_LEMMAS:
+        return False
+    premises = premise.args if isinstance(premise, sp.And) else (premise,)
+    for p in premises:
+        margin, rel = _as_margin(p)
+        if not deciders.real_z3_entails(domain, conditions, margin, rel):
+            return False
+    rel = _RELATION_OF[type(fact)]
+    a, b = fact.lhs, fact.rhs
+    value = atoms.get(a)
+    if value is None:
+        return False
+    if lemma == "Nat.factorial_pos":
+        return isinstance(value, sp.factorial) and rel == ">" and b == 0 and \
+            premise == sp.Ge(value.args[0], 0, evaluate=False) and value.args[0].is_integer
+    if lemma == "Nat.choose_pos":
+        return isinstance(value, sp.binomial) and rel == ">" and b == 0 and \
+            set(premises) == {sp.Ge(value.args[1], 0, evaluate=False), sp.Ge(value.args[0] - value.args[1], 0, evaluate=False)}
+    if not (isinstance(value, sp.Pow) and not value.exp.is_number):
+        return False
+    base, exp = value.base, value.exp
+    if lemma == "pow_pos":
+        return rel == ">" and b == 0 and premise == sp.Gt(base, 0, evaluate=False)
+    if not deciders.real_z3_entails(domain, conditions, exp, ">"):
+        return False
+    if not deciders.real_z3_entails(domain, conditions, base, ">"):
+        return False
+    wanted = {"pow_le_one": ("<=", sp.Le(base, 1, evaluate=False)), "one_le_pow_of_one_le": (">=", sp.Ge(base, 1, evaluate=False)),
+              "pow_lt_one": ("<", sp.Lt(base, 1, evaluate=False)), "one_lt_pow": (">", sp.Gt(base, 1, evaluate=False))}
+    if lemma in wanted:
+        return b == 1 and (rel, premise) == wanted[lemma]
+    # pow_lt_pow_left: 0 < x < y and e > 0 give x^e < y^e
+    other = atoms.get(b)
+    if not (isinstance(other, sp.Pow) and other.exp == exp):
+        return False
+    return (rel, premise) in (("<", sp.Lt(base, other.base, evaluate=False)), (">", sp.Gt(base, other.base, evaluate=False)))
+
+
+def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, conditions=()) -> str:
+    """"" when ``node`` proves ``lhs REL rhs`` under ``conditions`` on ``domain``, else why not.
+
+    Recomputed here: the goal of every node, the cases of every split (from the extremum
+    itself), the back-substitution of the atoms, every atom fact's lemma and premise, and
+    the final identity or z3 query."""
+    if node is None:
+        return "no residual proof"
+    if (node.lhs, node.relation, node.rhs) != (lhs, relation, rhs) or \
+            tuple(node.conditions) != tuple(conditions):
+        return f"a node proves {node.lhs} {node.relation} {node.rhs}, not {lhs} {relation} {rhs}"
+    if node.method == "bound":
+        ext = node.extremum
+        if ext is not lhs and ext != lhs or not isinstance(ext, (sp.Max, sp.Min)):
+            return "a bound node must bound a Max or Min that is the whole lhs"
+        every, some = bound_goals(ext, relation, rhs)
+        children = list(node.children)
+        if every is not None:
+            if len(children) < len(ext.args):
+                return "a bound misses an argument"
+            for x, child in zip(ext.args, children):
+                why = residual_error(child, domain, x, every, rhs, conditions)
+                if why:
+                    return why
+            children = children[len(ext.args):]
+        if some is not None:
+            if len(children) != 1 or children[0].lhs not in ext.args:
+                return "a bound needs one argument attaining it"
+            return residual_error(children[0], domain, children[0].lhs, some, rhs, conditions)
+        return "" if not children else "a bound has extra children"
+    if node.method in ("split", "decided"):
+        ext = node.extremum
+        if ext is None or not (lhs.has(ext) or rhs.has(ext)):
+            return "the extremum is not in the goal"
+        cases = extremum_cases(ext)
+        if node.method == "split":
+            if len(node.children) != len(cases):
+                return "a split misses a case"
+            for (value, selecting), child in zip(cases, node.children):
+                why = residual_error(child, domain, lhs.xreplace({ext: value}), relation,
+                                     rhs.xreplace({ext: value}), tuple(conditions) + tuple(selecting))
+                if why:
+                    return why
+            return ""
+        for value, selecting in cases:
+            if len(node.children) != len(selecting) + 1:
+                continue
+            ok = all(not residual_error(proof, domain, c.lhs, _RELATION_OF[type(c)], c.rhs,
+                                        conditions) for c, proof in zip(selecting, node.children))
+            if ok:
+                return residual_error(node.children[-1], domain, lhs.xreplace({ext: value}),
+                                      relation, rhs.xreplace({ext: value}), conditions)
+        return "no case of the extremum is proved to hold"
+    atoms = dict(node.atoms)
+    atom_domain = Domain(domain.hypotheses + tuple((a, sp.Interval.open(0, sp.oo)) for a in atoms),
+                         domain.constraints, tuple(domain.side_conditions) + tuple(conditions))
+    counting_atoms = {a: v for a, v in atoms.items() if isinstance(v, (sp.binomial, sp.factorial))}
+    power_atoms = {a: v for a, v in atoms.items() if a not in counting_atoms}
+    rewrites = dict(node.rewrites)
+    for original, value in rewrites.items():     # each rewrite on its own (Pascal's rules)
+        if not isinstance(original, (sp.binomial, sp.factorial)) or \
+                not deciders.simplifies_to(original, value.xreplace(counting_atoms)):
+            return f"the rewrite {original} -> {value} does not hold"
+        undefined = defined_on((value,), atom_domain)
+        if undefined:
+            return f"the rewrite of {original} may be undefined: {undefined}"
+
+    def in_atoms(expr):    # binomials and factorials rewritten; powers left as they are
+        return expr.xreplace(rewrites)
+
+    if atoms or node.reduced != lhs - rhs:
+        if not _equal_over_positive_bases(in_atoms(lhs - rhs), _substituted(node.reduced,
+                                                                            power_atoms), atom_domain):
+            return "the atoms do not reproduce lhs - rhs"
+        undefined = defined_on((_substituted(node.reduced, power_atoms),), atom_domain)
+        if undefined:
+            return f"the rewritten difference may be undefined: {undefined}"
+    if node.method == "identity":
+        if relation not in ("=", "<=", ">="):
+            return "an identity does not prove a strict relation"
+        return "" if sp.cancel(sp.together(node.reduced)) == 0 else "the difference is not 0"
+    if node.method == "z3":
+        facts = []
+        for fact, lemma, premise in node.atom_facts:   # a premise may use the facts before it
+            if not _atom_fact_ok(fact, lemma, premise, atoms, domain,
+                                 tuple(conditions) + tuple(facts)):
+                return f"the atom fact {fact} does not follow by {lemma} from {premise}"
+            facts.append(fact)
+        known = tuple(domain.conditions) + tuple(conditions)
+        for original, rewritten in node.reduced_conditions:
+            if original not in known or type(original) is not type(rewritten) or \
+                    not _equal_over_positive_bases(
+                        in_atoms(original.lhs - original.rhs),
+                        _substituted(rewritten.lhs - rewritten.rhs, power_atoms), atom_domain):
+                return f"the condition {original} is not {rewritten} in the atoms"
+            facts.append(rewritten)
+        atom_domain = Domain(atom_domain.hypotheses, domain.constraints, domain.side_conditions)
+        if deciders.real_z3_entails(atom_domain, tuple(conditions) + tuple(facts), node.reduced, relation):
+            return ""
+        return "z3 does not confirm the reduced relation"
+    return f"unknown method {node.method!r}"
+
+
+def _equal_over_positive_bases(a, b, domain: Domain) -> bool:
+    """``a = b`` where every exponent that is not a number is an integer and every base under
+    one is confirmed positive on the domain, so that (xy)^e = x^e y^e and x^(e + f) = x^e x^f
+    hold (``mul_pow``, ``div_pow``, ``pow_add``): both sides are expanded that way, then
+    compared by the trusted equality, or as rational functions of one indeterminate per
+    (base factor, exponent)."""
+    if deciders.simplifies_to(a, b):
+        return True
+    powers = [p for e in (a, b) for p in sp.sympify(e).atoms(sp.Pow) if not p.exp.is_number]
+    if any(not p.exp.is_integer for p in powers):
+        return False      # (xy)^e = x^e y^e for every real x, y needs an integer e
+    for base in {p.base for p in powers}:
+        if not confirm(Fact(base, "positive", "base of a symbolic power"), domain):
+            return False
+
+    def split(e):
+        return sp.expand_power_base(sp.expand_power_exp(sp.sympify(e)), force=True)
+    if deciders.simplifies_to(split(a), split(b)):
+        return True
+    # x^(c e) as X^c, one indeterminate X per (x, e): an identity of rational functions in
+    # the indeterminates holds for every value of them (exact polynomial arithmetic)
+    table = {}
+
+    def indeterminate(base, exp):
+        key = (sp.factor(base), exp)
+        if key not in table:
+            table[key] = sp.Dummy("X")
+        return table[key]
+
+    def flatten(e):
+        e = split(e)
+        mapping = {}
+        for p in e.atoms(sp.Pow):
+            if p.exp.is_number:
+                continue
+            c, sym = p.exp.as_coeff_Mul()
+            if not c.is_Integer:
+                return None
+            mapping[p] = indeterminate(p.base, sym) ** c
+        out = e.xreplace(mapping)
+        return None if any(not p.exp.is_number for p in out.atoms(sp.Pow)) else out
+    fa, fb = flatten(a), flatten(b)
+    return fa is not None and fb is not None and sp.cancel(sp.together(fa - fb)) == 0
+
+
+def _substituted(expr, atoms: dict):
+    for _ in range(4):
+        expr = expr.xreplace(atoms)
+    return expr
+
+
+def counting_judgement(c: CountingCertificate, domain: Domain):
+    from ...core import counting as ct
+
+    replace = {}
+    for atom, derived in c.atoms:
+        why = ct.check_derived(derived)
+        if why:
+            return f"the counting derivation of {atom} fails: {why}", ""
+        replace[atom] = derived.value
+    if not c.checks:
+        return "no small case to check the lemma derivation against enumeration", ""
+    for point in c.checks:
+        p = dict(point)
+        for atom, derived in c.atoms:
+            a = atom.xreplace(p)
+            if not getattr(a, "is_enumerable", False):
+                return f"{a} is not enumerable at {p}", ""
+            try:
+                enumerated = a.enumerate()
+            except ValueError as exc:     # InvalidParameterError: outside the quantity's domain
+                return f"{a} cannot be enumerated at {p}: {exc}", ""
+            closed = sp.nsimplify(derived.value.xreplace(p).doit())
+            if sp.simplify(enumerated - closed) != 0:
+                return (f"the lemma derivation disagrees with enumeration at {p}: {atom} "
+                        f"enumerates to {enumerated}, its closed form gives {closed}"), ""
+    lhs, rhs = c.lhs.xreplace(replace), c.rhs.xreplace(replace)
+    from ...core.enumerable import Enumerated
+
+    if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
+        return "an enumerated atom has no derivation", ""
+    why = residual_error(c.residual, domain, lhs, c.relation, rhs)
+    if why:
+        return f"the algebra after the counts: {why}", ""
+    lemmas = sorted({a.lemma for _, d in c.atoms for a in ct.applications_of(d)})
+    return "", (f"counting lemmas ({', '.join(lemmas)}) give the closed forms of "
+                f"{len(c.atoms)} enumerated quantit{'y' if len(c.atoms) == 1 else 'ies'}, "
+                f"agreeing with enumeration at {len(c.checks)} small cases; the algebra: "
+                f"{describe(c.residual)}")
+
+
+def induction_judgement(c: InductionCertificate, domain: Domain):
+    v, start, h = c.variable, sp.sympify(c.start), c.hypothesis
+    sets = domain.sets
+    if v not in sets or not sets[v].is_subset(sp.S.Integers) or sets[v].inf != start or \
+            sets[v].sup is not sp.oo:
+        return f"induction on {v} needs its set to be the integers >= {start}", ""
+    if h is None or h in c.lhs.free_symbols | c.rhs.free_symbols or h in sets:
+        return "the hypothesis symbol must be fresh", ""
+    # the domain of the other parameters (conditions that involve v are refused: they would
+    # need their own argument at v = start and v + 1)
+    if any(v in cond.free_symbols for cond in domain.conditions):
+        return f"a constraint involves {v}; induction here needs none", ""
+    others = Domain(tuple((s, d) for s, d in domain.hypotheses if s != v), domain.constraints,
+                    domain.side_conditions)
+    why = residual_error(c.base, others, c.lhs.xreplace({v: start}).doit(), c.relation,
+                         c.rhs.xreplace({v: start}).doit())
+    if why:
+        return f"base case {v} = {start}: {why}", ""
+    # the peeled form must be lhs(v + 1) once the hypothesis symbol is lhs(v)
+    if not deciders.simplifies_to(c.lhs.xreplace({v: v + 1}).doit(),
+                                  c.peeled.xreplace({h: c.lhs}).doit()):
+        return "the peeled form is not lhs at v + 1", ""
+    step_domain = Domain(domain.hypotheses, domain.constraints, domain.side_conditions)
+    hypothesis = {"=": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[c.relation](
+        h, c.rhs, evaluate=False)
+    why = residual_error(c.step, step_domain, c.peeled, c.relation, c.rhs.xreplace({v: v + 1}),
+                         (hypothesis,))
+    if why:
+        return f"inductive step: {why}", ""
+    return "", (f"by induction on {v} from {start}: base case ({describe(c.base)}), "
+                f"step P({v}) => P({v} + 1) ({describe(c.step)})")
+
+
+def bound_goals(extremum, relation, rhs):
+    """For ``extremum REL rhs`` with the extremum a Max or Min of ``x_1..x_m``: the goals
+    ``x_i REL' rhs`` that must all hold, and the relation of which one ``x_j`` must satisfy
+    (None: no such goal) -- ``max_le_iff``, ``le_max_iff``, ``max_eq_iff`` and their Min
+    mirrors."""
+    upper = isinstance(extremum, sp.Max)
+    if relation == "=":
+        return ("<=" if upper else ">="), "="
+    if (relation in ("<=", "<")) == upper:
+        return relation, None
+    return None, relation
+
+
+def extremum_cases(extremum):
+    """Each case of a Max/Min/Abs: (its value, the conditions that select it)."""
+    if isinstance(extremum, sp.Abs):
+        x = extremum.args[0]
+        return [(x, (sp.Ge(x, 0),)), (-x, (sp.Le(x, 0),))]
+    args = list(extremum.args)
+    better = sp.Ge if isinstance(extremum, sp.Max) else sp.Le
+    return [(a, tuple(better(a, b) for b in args if b is not a)) for a in args]
+
+
+def describe(node) -> str:
+    """The methods and lemmas of a residual proof, in words."""
+    methods, lemmas = set(), set()
+
+    def walk(x):
+        methods.add(x.method)
+        lemmas.update(lemma for _, lemma, _ in x.atom_facts)
+        for child in x.children:
+            walk(child)
+    walk(node)
+    text = {"identity": "exact rational identity", "z3": "z3 (unsat)",
+            "bound": "max/min bounded argument by argument (max_le_iff, max_eq_iff)",
+            "split": "case split on Max/Min", "decided": "extremum decided"}
+    out = ", ".join(text[m] for m in sorted(methods))
+    if lemmas:
+        out += "; atom lemmas " + ", ".join(sorted(lemmas))
+    return out
+
+
