@@ -439,24 +439,38 @@ def trade_off_value(f, x, dps: int = 15):
 
         return grouped_trade_off_value(groups, x, dps)
     losses = f.losses()
-    with mpmath.workdps(dps + 10):
-        if all(isinstance(l, LossAtoms) for l in losses):
-            value = _product_atoms(losses).trade_off(to_mpf(x))
-        else:
-            a = to_mpf(x)
-
-            def objective(s):
-                return 1 - product_profile(losses, mpmath.log(s)) - s * a
-
-            hi = mpmath.mpf(2)
-            while objective(hi) > objective(hi / 2):   # widen until the maximiser is inside
-                hi *= 4
-                if hi > mpmath.mpf(10) ** 300:
-                    raise RootFindingError(f"the maximiser of 1 - delta(log s) - s*alpha at "
-                                           f"alpha={x} lies beyond s = 1e300")
-            value = max(mpmath.mpf(0), golden_max(objective, mpmath.mpf(10) ** -12, hi))
+    value = _trade_off_from_losses(losses, x, dps + 10)
+    if 0 < value < mpmath.mpf(10) ** -10:
+        # 1 - delta(log s) - s*alpha cancels to the value, leaving about 10 - log10(value)
+        # of the working digits: take that many more
+        value = _trade_off_from_losses(losses, x, dps + 10 + int(-mpmath.log10(value)) + 1)
     with mpmath.workdps(dps):
         return +value
+
+
+def _trade_off_from_losses(losses, x, digits: int):
+    """The supremum of Prop. 2.12 (or Neyman--Pearson on atoms) at ``digits`` working digits."""
+    with mpmath.workdps(digits):
+        if all(isinstance(l, LossAtoms) for l in losses):
+            return _product_atoms(losses).trade_off(to_mpf(x))
+        a = to_mpf(x)
+
+        def objective(s):
+            return 1 - product_profile(losses, mpmath.log(s)) - s * a
+
+        hi = mpmath.mpf(2)
+        while objective(hi) > objective(hi / 2):   # widen until the maximiser is inside
+            hi *= 4
+            if hi > mpmath.mpf(10) ** 300:
+                raise RootFindingError(f"the maximiser of 1 - delta(log s) - s*alpha at "
+                                       f"alpha={x} lies beyond s = 1e300")
+        lo = min(mpmath.mpf(10) ** -12, hi / 4)
+        while objective(lo) > objective(2 * lo):   # concave: the maximiser is below 2 lo
+            lo /= 4
+            if lo < mpmath.mpf(10) ** -300:
+                raise RootFindingError(f"the maximiser of 1 - delta(log s) - s*alpha at "
+                                       f"alpha={x} lies below s = 1e-300")
+        return max(mpmath.mpf(0), golden_max(objective, lo, hi))
 
 
 class TensorAt(ValueByDefinitionAt):
