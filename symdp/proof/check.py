@@ -81,8 +81,13 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
     undefined = kernel.undefined_at(written, domain)
     if undefined:
-        return StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a side "
-                          "condition", "domain", expected=step.expect)
+        undecided = StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a "
+                               "side condition", "domain")
+        if search:   # a point where both sides are defined and the relation fails says more
+            found = _search(step.lhs, step.rhs, step, derivation, index, dps, undecided)
+            if found.verdict is Verdict.REFUTED:   # its detail names the undefined point too
+                return replace(found, expected=step.expect)
+        return replace(undecided, expected=step.expect)
     tried = []
 
     def accepted(proposal):
