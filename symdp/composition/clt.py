@@ -52,6 +52,8 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, mp_phi
+from ..events import gaussian as gaussian_mechanism
+from ..events.backends import MPMATH
 from ..tradeoff.families import EpsDelta, Gaussian, Laplace
 from ..numeric.mp_compiler import to_mpf
 from ..core.validation import nonnegative, parameter, positive_integer, precision, probability
@@ -154,20 +156,14 @@ class BerryEsseen:
     def lower(self, a):
         """:math:`G_\\mu(\\alpha + \\gamma) - \\gamma` (G_μ = 0 beyond 1), at the current precision."""
         x = mpmath.mpf(a) + to_mpf(self.gamma)
-        g = mpmath.mpf(0) if x >= 1 else mp_phi(_phi_inv(1 - x) - to_mpf(self.mu))
+        g = mpmath.mpf(0) if x >= 1 else gaussian_mechanism.trade_off(MPMATH, to_mpf(self.mu), x)
         return g - to_mpf(self.gamma)
 
     def upper(self, a):
         """:math:`G_\\mu(\\alpha - \\gamma) + \\gamma` (G_μ = 1 below 0)."""
         x = mpmath.mpf(a) - to_mpf(self.gamma)
-        g = mpmath.mpf(1) if x <= 0 else mp_phi(_phi_inv(1 - x) - to_mpf(self.mu))
+        g = mpmath.mpf(1) if x <= 0 else gaussian_mechanism.trade_off(MPMATH, to_mpf(self.mu), x)
         return g + to_mpf(self.gamma)
-
-
-def _phi_inv(a):
-    from ..core.special import mp_phi_inv
-
-    return mp_phi_inv(a)
 
 
 def berry_esseen(fs) -> BerryEsseen:
