@@ -58,13 +58,18 @@ class EpsDelta(Event):
 
 # ----------------------------------------------------------------------------- formulas
 
+def masses(E, delta) -> tuple:
+    r"""P on the outcomes of losses :math:`(+\infty, \varepsilon, -\varepsilon, -\infty)`, in
+    terms of :math:`E = e^\varepsilon` (any numbers: Fractions when E is rational, balls, SymPy);
+    Q is the reverse (module docstring)."""
+    return delta, (1 - delta) * E / (1 + E), (1 - delta) / (1 + E), 0 * delta
+
+
 def atoms(ops, eps, delta):
     r"""The pair of :math:`f_{\varepsilon,\delta}` as ``[(loss, P-mass, Q-mass)]``, by
     decreasing loss (module docstring)."""
-    E = ops.exp(eps)
-    r, s = E / (1 + E), 1 / (1 + E)
-    return [("+inf", delta, ops.number(0)), (eps, (1 - delta) * r, (1 - delta) * s),
-            (-eps, (1 - delta) * s, (1 - delta) * r), ("-inf", ops.number(0), delta)]
+    P = masses(ops.exp(eps), delta)
+    return [(loss, p, q) for loss, p, q in zip(("+inf", eps, -eps, "-inf"), P, P[::-1])]
 
 
 def kink(ops, eps, delta):
