@@ -374,7 +374,7 @@ class LaplaceLoss:
 
     def expect(self, h, cuts=()):
         m = to_mpf(self.mu)
-        atoms = mpmath.fsum(mass * h(loss) for loss, mass in laplace_mechanism.loss_atoms(MPMATH, m))
+        atoms = mpmath.fsum(mass * h(loss) for loss, mass, _ in laplace_mechanism.loss_atoms(MPMATH, m))
         if m == 0:
             return atoms
         pts = sorted({-m, m, *[c for c in cuts if -m < c < m]})

@@ -81,10 +81,12 @@ def fixed_point(ops, mu):
 
 
 def loss_atoms(ops, mu):
-    """The atoms of the loss under P: ``[(loss, P-mass)]``."""
-    return [(mu, ops.number(Fraction(1, 2))), (-mu, ops.exp(-mu) / 2)]
+    """The atoms of the loss: ``[(loss, P-mass, Q-mass)]``."""
+    half = ops.number(Fraction(1, 2))
+    return [(mu, half, ops.exp(-mu) / 2), (-mu, ops.exp(-mu) / 2, half)]
 
 
 def loss_density(ops, mu, l):
-    r"""The density of the loss under P on (−μ, μ): :math:`e^{(l-\mu)/2}/4`."""
+    r"""The density of the loss under P on (−μ, μ): :math:`e^{(l-\mu)/2}/4` (under Q it is
+    :math:`e^{-l}` times this, as for every pair)."""
     return ops.exp((l - mu) / 2) / 4
