@@ -327,3 +327,17 @@ def test_the_kary_loss_atoms_are_the_pairs():
             got = atom_tails(MPMATH, event.atoms(MPMATH), mp(y))
             want = defined_tails(event, mp(y))
             assert all(_close(g, w, 50) for g, w in zip(got, want)), (y, got, want)
+
+
+def test_the_one_bit_form_is_an_event_of_its_own_kind():
+    from symdp.events import from_json, to_json
+    e = RandomizedResponse.binary("0.5")
+    assert e.noise_parameter is None and e.eps0 == Fraction(1, 2)
+    assert to_json(e) == {"kind": "randomized_response", "num_buckets": 2, "eps0": "0.5"}
+    assert from_json(to_json(e)) == e
+    with pytest.raises(InvalidParameterError, match="exactly one of noise_parameter"):
+        from_json({"kind": "randomized_response"})
+    with pytest.raises(InvalidParameterError, match="num_buckets must be 2"):
+        RandomizedResponse(None, 3, "0.5")
+    with pytest.raises(InvalidParameterError, match="irrational"):
+        RandomizedResponse.binary("0.5").keep
