@@ -24,7 +24,7 @@ from . import pairs
 from .certify import (EPS_MAX, Q_RANGE, SIGMA_RANGE, STEPS_MAX, Bracket, Phase, certified_delta,
                       certified_epsilon)
 from .pairs import check_range
-from .sampled import (BootstrapSumPair, KaryRandomizedResponse, PoissonSubsampled, bootstrap_upper)
+from .sampled import BootstrapSumPair, PoissonSubsampled, bootstrap_upper
 
 #: what the lower end of a bracket is a lower bound of
 MECHANISM = "the mechanism"
@@ -55,7 +55,7 @@ def base_pair(event: Event):
         check_range("b", float(event.b), *LAPLACE_B)
         return pairs.Laplace(event.b)
     if isinstance(event, RandomizedResponse):
-        pair = KaryRandomizedResponse(event.noise_parameter, event.num_buckets)
+        pair = pairs.RandomizedResponse.of(event)
         check_range("randomized response epsilon log(keep/other)", pair.loss_window(0)[1], 0.0, RR_EPS_MAX)
         return pair
     if isinstance(event, EpsDelta):
@@ -90,6 +90,15 @@ def step_pairs(event: Event, adjacency) -> tuple:
         return (bootstrap_upper(event.event, event.n, event.k),)
     pair = base_pair(event)
     return (pair, pair) if adjacency is Adjacency.ADD_OR_REMOVE_ONE else (pair,)
+
+
+def pair_of(event: Event) -> tuple:
+    """The dominating pairs of a one-step event (a mechanism, or a sampled one): one per
+    direction of its adjacency (``pairs.Gaussian`` for ``Gaussian(sigma)``, the two
+    ``pairs.PoissonGaussian`` for ``PoissonSampled(Gaussian(sigma), q)``, ...)."""
+    if isinstance(event, (SelfComposed, Composed)):
+        raise InvalidParameterError("pair_of takes one step; phases_of gives the phases of a composition")
+    return step_pairs(event, adjacency_of(event))
 
 
 def phases_of(event: Event) -> list[Phase]:

@@ -30,7 +30,16 @@ Pairs (noise multiplier :math:`\sigma`, sensitivity 1):
   and :math:`H_{\rm add}(\alpha)` for :math:`\alpha \le 1`; the tails follow from
   :math:`B(y) = -H'(e^y)` and :math:`A(y) = H(e^y) + e^y B(y)`.
 * :class:`Gaussian`: :math:`P = N(\mu, 1)`, :math:`Q = N(0, 1)` (the pair of :math:`G_\mu`).
-* :class:`RandomizedResponse`: one bit, kept with probability :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`.
+* :class:`RandomizedResponse`: one bit, kept with probability :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`,
+  or (``RandomizedResponse.kary``) k-ary randomized response with noise parameter ρ.
+* :class:`EpsDelta`, :class:`Laplace`, :class:`Subsampled` (the pair of :math:`C_p(f)`).
+
+**No formula of a mechanism is written here** (issue #23): every pair is a view of a
+``symdp.events`` event, constructed from it (``pair.event``), its parameters validated by the
+event, its tails those of the mechanism's one module (``symdp.events.gaussian``, ``laplace``,
+``eps_delta``, ``randomized_response``) evaluated in Arb balls; the sampled pairs apply the one
+sampling formula :func:`poisson_tails` to the base pair's tails.  ``pair_of(event)`` in
+``symdp.accountant.events`` builds them.
 """
 
 from __future__ import annotations
@@ -44,6 +53,16 @@ from flint import arb, fmpq
 
 from ..core.errors import InvalidParameterError
 from ..core.validation import rational
+from ..events import eps_delta as eps_delta_mechanism
+from ..events import gaussian as gaussian_mechanism
+from ..events import laplace as laplace_mechanism
+from ..events import EpsDelta as EpsDeltaEvent
+from ..events import Gaussian as GaussianEvent
+from ..events import Laplace as LaplaceEvent
+from ..events import RandomizedResponse as RandomizedResponseEvent
+from ..events import PoissonSampled, SampledWithoutReplacement
+from ..events.backends import ARB, FLOAT, arb_phi_bar
+from ..events.losses import atom_tails
 
 #: the largest size of a parameter of a pair: the grid is chosen in floating point
 MAX_SIZE = Fraction(10) ** 300
@@ -59,7 +78,12 @@ def exact(value, name: str = "value", lower=None, upper=None, *, lower_open=Fals
     ``name``, the constraint and the value."""
     if isinstance(value, Fraction) and lower is None and upper is None and abs(value) <= MAX_SIZE:
         return value
-    v = rational(name, value, lower, upper, lower_open=lower_open)
+    return sized(rational(name, value, lower, upper, lower_open=lower_open), name)
+
+
+def sized(v: Fraction, name: str) -> Fraction:
+    """``v`` if it is at most 1e300 in size (the grid is chosen in floating point), else
+    :class:`InvalidParameterError` naming ``name``."""
     if abs(v) > MAX_SIZE:
         raise InvalidParameterError(f"{name} must be at most 1e300 in size; got {name} of about "
                                     f"1e{len(str(abs(v.numerator) // v.denominator)) - 1}")
@@ -72,9 +96,8 @@ def ball(value) -> arb:
     return arb(fmpq(f.numerator, f.denominator))
 
 
-def phi_bar(z: arb) -> arb:
-    r""":math:`\bar\Phi(z) = 1 - \Phi(z) = \tfrac12\,\mathrm{erfc}(z/\sqrt2)` as a ball."""
-    return (z / arb(2).sqrt()).erfc() / 2
+#: :math:`\bar\Phi(z) = 1 - \Phi(z) = \tfrac12\,\mathrm{erfc}(z/\sqrt2)` as a ball
+phi_bar = arb_phi_bar
 
 
 def phi(z: arb) -> arb:
@@ -83,7 +106,7 @@ def phi(z: arb) -> arb:
 
 
 def floatphi_bar(z: float) -> float:
-    return 0.5 * math.erfc(z / math.sqrt(2))
+    return FLOAT.phi_bar(z)
 
 
 class Pair:
@@ -96,6 +119,12 @@ class Pair:
         """Balls containing :math:`(P(L \\ge y), Q(L \\ge y))` for an exact ball ``y``."""
         raise NotImplementedError
 
+    def lower_tails(self, y: arb) -> tuple[arb, arb]:
+        """Balls containing :math:`(P(L < y), Q(L < y))` (by default 1 minus the tails; a
+        continuous pair computes them directly, keeping their relative accuracy when small)."""
+        a, b = self.tails(y)
+        return 1 - a, 1 - b
+
     def loss_window(self, tail: float) -> tuple[float, float]:
         """Floats (lo, hi) such that P(L < lo) and P(L >= hi) are (about) below ``tail``.
 
@@ -104,19 +133,87 @@ class Pair:
         raise NotImplementedError
 
 
+def poisson_tails(ops, base_tails, base_lower_tails, q, direction: str, y):
+    r"""The tails of Poisson sampling with rate q of a mechanism with a **symmetric** pair
+    (P, Q) and loss L (Zhu-Dong-Wang 2022, Thm. 11 / Prop. 30; Mironov-Talwar-Zhang 2019, Sec. 3),
+    in the backend ``ops`` -- the one sampling formula of the accountant.
+
+    remove: the pair ((1−q)Q + qP, Q); its loss :math:`\log(1-q+q e^{L})` is increasing in L,
+    so with :math:`z(y) = \log\frac{e^y-(1-q)}{q}` (for :math:`e^y > 1-q`; else every outcome):
+    :math:`A(y) = (1-q)B_f(z) + qA_f(z)`, :math:`B(y) = B_f(z)`.
+
+    add: the pair (Q, (1−q)Q + qP); its loss :math:`-\log(1-q+q e^{L})` is :math:`\ge y` iff
+    :math:`L \le z(-y)` (for :math:`e^{-y} > 1-q`; else no outcome), so with the lower tails
+    :math:`\bar A_f(z) = P(L < z)`, :math:`\bar B_f(z) = Q(L < z)`:
+    :math:`A(y) = \bar B_f(z)`, :math:`B(y) = (1-q)\bar B_f(z) + q\bar A_f(z)`
+    (``<`` and ``<=`` agree: z is never a loss atom of the base; a ball that cannot tell raises)."""
+    one = 1 - q
+    if direction == "remove":
+        t = ops.exp(y)
+        if t <= one:
+            return ops.number(1), ops.number(1)
+        if not t > one:
+            raise ArithmeticError("grid node too close to the least loss; raise the precision")
+        a, b = base_tails(ops.log((t - one) / q))
+        return one * b + q * a, b
+    t = ops.exp(-y)
+    if t <= one:
+        return ops.number(0), ops.number(0)
+    if not t > one:
+        raise ArithmeticError("grid node too close to the greatest loss; raise the precision")
+    a, b = base_lower_tails(ops.log((t - one) / q))
+    return b, one * b + q * a
+
+
+def _check_direction(direction):
+    if not isinstance(direction, str) or direction not in DIRECTIONS:
+        raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={direction!r}")
+
+
+@dataclass(frozen=True)
+class Gaussian(Pair):
+    r""":math:`P = N(\mu, 1)`, :math:`Q = N(0, 1)`, the pair of :math:`G_\mu` (Dong-Roth-Su 2022
+    Def. 2.7): the view of ``symdp.events.Gaussian.from_mu(mu)``, tails
+    :func:`symdp.events.gaussian.tails` in balls."""
+
+    mu: Fraction
+
+    def __post_init__(self):
+        event = GaussianEvent.from_mu(self.mu)
+        object.__setattr__(self, "mu", sized(1 / event.sigma, "mu"))
+        object.__setattr__(self, "event", event)
+
+    @property
+    def name(self):
+        return f"Gaussian G_mu, mu={float(self.mu):g}"
+
+    def tails(self, y):
+        return gaussian_mechanism.tails(ARB, ball(self.mu), y)
+
+    def lower_tails(self, y):
+        return gaussian_mechanism.lower_tails(ARB, ball(self.mu), y)
+
+    def float_tails(self, y: float, lower: bool = False):
+        """The tails (or with ``lower`` the lower tails) in floats, only to choose a grid."""
+        return (gaussian_mechanism.lower_tails if lower else gaussian_mechanism.tails)(FLOAT, float(self.mu), y)
+
+    def loss_window(self, tail):
+        m = float(self.mu)
+        z = _bisect(lambda z: floatphi_bar(z) < tail, 0.0, 1.0)
+        return (-z + m / 2) * m, (z + m / 2) * m
+
+
 @dataclass(frozen=True)
 class PoissonGaussian(Pair):
-    r"""One direction of the Poisson-subsampled Gaussian, rate q, noise multiplier sigma.
+    r"""One direction of the Poisson-subsampled Gaussian, rate q, noise multiplier sigma: the
+    pair of ``PoissonSampled(Gaussian(sigma), q)`` in that direction, :func:`poisson_tails`
+    of the Gaussian pair :math:`G_{1/\sigma}`.
 
-    remove: :math:`L(x) = \log(1 - q + q\,e^{(2x-1)/(2\sigma^2)})` is increasing in x, so
-    :math:`L \ge y \iff x \ge x^*(y) = \sigma^2 \log\frac{e^y - (1-q)}{q} + \tfrac12`
-    (for :math:`e^y > 1-q`; else always), and
-    :math:`A(y) = (1-q)\bar\Phi(x^*/\sigma) + q\bar\Phi((x^*-1)/\sigma)`,
-    :math:`B(y) = \bar\Phi(x^*/\sigma)`.
-
-    add: the loss is :math:`-L(x)` with :math:`x \sim N(0,\sigma^2)` under P; :math:`-L(x) \ge y
-    \iff x \le x^*(-y)` (for :math:`e^{-y} > 1-q`; else never), so
-    :math:`A(y) = \Phi(x^*/\sigma)`, :math:`B(y) = (1-q)\Phi(x^*/\sigma) + q\Phi((x^*-1)/\sigma)`.
+    remove: :math:`P = (1-q)N(0,\sigma^2) + qN(1,\sigma^2)`, :math:`Q = N(0,\sigma^2)`;
+    add: the reverse.  These are the two dominating pairs of the Poisson-subsampled Gaussian
+    under add/remove adjacency; a T-fold composition is bounded by the worse of the two
+    directions composed separately.  Only the grid's loss window is its own (a float
+    bisection on the mixture's tails, tighter than that of :class:`sampled.PoissonSubsampled`).
     """
 
     sigma: Fraction
@@ -124,53 +221,25 @@ class PoissonGaussian(Pair):
     direction: str = "remove"
 
     def __post_init__(self):
-        object.__setattr__(self, "sigma", exact(self.sigma, "sigma", 0, lower_open=True))
-        object.__setattr__(self, "q", exact(self.q, "q", 0, 1, lower_open=True))
-        if not isinstance(self.direction, str) or self.direction not in DIRECTIONS:
-            raise InvalidParameterError(f"direction must be 'remove' or 'add'; got "
-                                        f"direction={self.direction!r}")
+        event = PoissonSampled(GaussianEvent(self.sigma), self.q)
+        object.__setattr__(self, "sigma", sized(event.event.sigma, "sigma"))
+        object.__setattr__(self, "q", event.q)
+        _check_direction(self.direction)
+        object.__setattr__(self, "event", event)
+        object.__setattr__(self, "base", Gaussian(1 / self.sigma))
 
     @property
     def name(self):
         return f"Poisson-subsampled Gaussian ({self.direction}), sigma={float(self.sigma):g}, q={float(self.q):g}"
 
-    def _threshold(self, t: arb) -> arb:
-        s, q = ball(self.sigma), ball(self.q)
-        return s * s * ((t - (1 - q)) / q).log() + arb(1) / 2
-
     def tails(self, y):
-        s, q = ball(self.sigma), ball(self.q)
-        one = 1 - q
-        if self.direction == "remove":
-            t = y.exp()
-            if t < one or not (t > one) and not (t < one) and t.upper() <= one:
-                return arb(1), arb(1)
-            if not (t > one):
-                raise ArithmeticError("grid node too close to the least loss; raise the precision")
-            x = self._threshold(t)
-            b = phi_bar(x / s)
-            return one * b + q * phi_bar((x - 1) / s), b
-        t = (-y).exp()
-        if t <= one:
-            return arb(0), arb(0)
-        if not t > one:
-            raise ArithmeticError("grid node too close to the greatest loss; raise the precision")
-        x = self._threshold(t)
-        a = phi(x / s)
-        return a, one * a + q * phi((x - 1) / s)
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y)
 
     # float versions, only to choose the grid
     def _float_tail_p(self, y):
-        s, q = float(self.sigma), float(self.q)
-        if self.direction == "remove":
-            if math.exp(y) <= 1 - q:
-                return 1.0
-            x = s * s * math.log((math.exp(y) - (1 - q)) / q) + 0.5
-            return (1 - q) * floatphi_bar(x / s) + q * floatphi_bar((x - 1) / s)
-        if math.exp(-y) <= 1 - q:
-            return 0.0
-        x = s * s * math.log((math.exp(-y) - (1 - q)) / q) + 0.5
-        return 1 - floatphi_bar(x / s)
+        base = self.base
+        return poisson_tails(FLOAT, base.float_tails, lambda z: base.float_tails(z, lower=True),
+                             float(self.q), self.direction, y)[0]
 
     def loss_window(self, tail):
         least = math.log1p(-float(self.q))
@@ -198,105 +267,101 @@ def _bisect(ok, start, step):
 @dataclass(frozen=True)
 class UniformGaussian(Pair):
     r"""Uniform subsampling without replacement (fraction p), replace-one adjacency:
-    the pair of :math:`C_p(G_{1/\sigma})` (Dong-Roth-Su 2022, Thm 4.2 and Eq. 14).
+    the pair of :math:`C_p(G_{1/\sigma})` (Dong-Roth-Su 2022, Thm 4.2 and Eq. 14), i.e. of
+    ``SampledWithoutReplacement(Gaussian(sigma), p=p)``.
 
     Its profile is :math:`H_{\rm remove}` for :math:`\alpha \ge 1` (losses :math:`\ge 0`)
     and :math:`H_{\rm add}` for :math:`\alpha \le 1` (losses :math:`\le 0`) of the Poisson pair
     with :math:`q = p`.  Hence for :math:`y > 0` the tails are those of remove and for
     :math:`y \le 0` those of add (the jump of A at 0 is an atom of the loss at 0, the
-    slope -1 segment of Eq. 14)."""
+    slope -1 segment of Eq. 14): :class:`Subsampled` of the Gaussian pair, with the loss
+    window of :class:`PoissonGaussian`."""
 
     sigma: Fraction
     p: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "sigma", exact(self.sigma, "sigma", 0, lower_open=True))
-        object.__setattr__(self, "p", exact(self.p, "p", 0, 1, lower_open=True))
+        event = SampledWithoutReplacement(GaussianEvent(self.sigma), p=self.p)
+        object.__setattr__(self, "sigma", sized(event.event.sigma, "sigma"))
+        object.__setattr__(self, "p", event.p)
+        object.__setattr__(self, "event", event)
+        object.__setattr__(self, "directions", (PoissonGaussian(self.sigma, self.p, "remove"),
+                                                PoissonGaussian(self.sigma, self.p, "add")))
 
     @property
     def name(self):
         return f"uniformly subsampled Gaussian (replace-one), sigma={float(self.sigma):g}, p={float(self.p):g}"
 
     def tails(self, y):
+        remove, add = self.directions
         if y > 0:
-            return PoissonGaussian(self.sigma, self.p, "remove").tails(y)
+            return remove.tails(y)
         if y <= 0:
-            return PoissonGaussian(self.sigma, self.p, "add").tails(y)
+            return add.tails(y)
         raise ArithmeticError("grid node ball contains 0; use exact grid nodes")
 
     def loss_window(self, tail):
-        lo, _ = PoissonGaussian(self.sigma, self.p, "add").loss_window(tail)
-        _, hi = PoissonGaussian(self.sigma, self.p, "remove").loss_window(tail)
-        return lo, hi
+        remove, add = self.directions
+        return add.loss_window(tail)[0], remove.loss_window(tail)[1]
 
 
-@dataclass(frozen=True)
-class Gaussian(Pair):
-    r""":math:`P = N(\mu, 1)`, :math:`Q = N(0, 1)`: :math:`L(x) = \mu x - \mu^2/2`,
-    :math:`L \ge y \iff x \ge y/\mu + \mu/2`;
-    :math:`A(y) = \bar\Phi(y/\mu - \mu/2)`, :math:`B(y) = \bar\Phi(y/\mu + \mu/2)`
-    (the pair of :math:`G_\mu`, Dong-Roth-Su 2022 Def. 2.7)."""
-
-    mu: Fraction
-
-    def __post_init__(self):
-        object.__setattr__(self, "mu", exact(self.mu, "mu", 0, lower_open=True))
-
-    @property
-    def name(self):
-        return f"Gaussian G_mu, mu={float(self.mu):g}"
-
-    def tails(self, y):
-        m = ball(self.mu)
-        return phi_bar(y / m - m / 2), phi_bar(y / m + m / 2)
-
-    def loss_window(self, tail):
-        m = float(self.mu)
-        z = _bisect(lambda z: floatphi_bar(z) < tail, 0.0, 1.0)
-        return (-z + m / 2) * m, (z + m / 2) * m
-
-
-def randomized_response_tails(y: arb, keep: arb, other: arb, mid: arb, eps: arb) -> tuple[arb, arb]:
-    r"""The loss tails of (k-ary) randomized response, the one formula both
-    :class:`RandomizedResponse` (ε₀, k = 2) and ``sampled.KaryRandomizedResponse`` (ρ, k) read.
-
-    Changing the true value a to b: P = (keep, other, mid) on (a, b, the rest), Q = (other,
-    keep, mid), :math:`\varepsilon = \log(\mathrm{keep}/\mathrm{other})`; losses
-    :math:`\varepsilon, -\varepsilon` and 0 (mass ``mid``, 0 when k = 2).  Hence
-    :math:`(A, B) = (1, 1)` for :math:`y \le -\varepsilon`, (keep + mid, other + mid) on
-    :math:`(-\varepsilon, 0]`, (keep, other) on :math:`(0, \varepsilon]`, (0, 0) above."""
-    if y <= -eps:
-        return arb(1), arb(1)
-    if y > eps:
-        return arb(0), arb(0)
-    if y > 0 and y <= eps:
-        return keep, other
-    if y > -eps and y <= 0:
-        return keep + mid, other + mid
-    raise ArithmeticError("grid node ball straddles a loss atom")
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RandomizedResponse(Pair):
-    r"""Randomized response on one bit: :math:`P = (r, 1-r)`, :math:`Q = (1-r, r)`,
-    :math:`r = e^{\varepsilon_0}/(1+e^{\varepsilon_0})`; losses :math:`\pm\varepsilon_0`."""
+    r"""Randomized response: the pair of a ``symdp.events.RandomizedResponse`` event, its
+    atoms (``event.atoms``) summed by :func:`symdp.events.losses.atom_tails`.
 
-    eps0: Fraction
+    ``RandomizedResponse(eps0)``: one bit, :math:`P = (r, 1-r)`, :math:`Q = (1-r, r)`,
+    :math:`r = e^{\varepsilon_0}/(1+e^{\varepsilon_0})`, losses :math:`\pm\varepsilon_0`
+    (ε₀ exact); ``RandomizedResponse.kary(rho, k)``: k-ary randomized response with noise
+    parameter ρ (dp_accounting's convention); ``RandomizedResponse.of(event)``: either."""
 
-    def __post_init__(self):
-        object.__setattr__(self, "eps0", exact(self.eps0, "eps0", 0))
+    event: RandomizedResponseEvent
+
+    def __init__(self, eps0):
+        event = RandomizedResponseEvent.binary(eps0)
+        sized(event.eps0, "eps0")
+        object.__setattr__(self, "event", event)
+
+    @classmethod
+    def of(cls, event: RandomizedResponseEvent) -> "RandomizedResponse":
+        """The pair of a randomized-response event (either form)."""
+        if not isinstance(event, RandomizedResponseEvent):
+            raise InvalidParameterError(f"event must be a symdp.events.RandomizedResponse; got event={event!r}")
+        pair = object.__new__(cls)
+        object.__setattr__(pair, "event", event)
+        return pair
+
+    @classmethod
+    def kary(cls, rho, k: int = 2) -> "RandomizedResponse":
+        """k-ary randomized response with noise parameter ρ ∈ (0, 1]."""
+        return cls.of(RandomizedResponseEvent(rho, k))
+
+    @property
+    def eps0(self):
+        """ε₀ of the one-bit form (None for the ρ form: log(keep/other) is irrational)."""
+        return self.event.eps0
+
+    @property
+    def rho(self):
+        return self.event.noise_parameter
+
+    @property
+    def k(self) -> int:
+        return self.event.num_buckets
 
     @property
     def name(self):
-        return f"randomized response, eps0={float(self.eps0):g}"
+        e = self.event
+        if e.eps0 is not None:
+            return f"randomized response, eps0={float(e.eps0):g}"
+        return f"randomized response, rho={float(e.noise_parameter):g}, k={e.num_buckets}"
 
     def tails(self, y):
-        e = ball(self.eps0)
-        r = e.exp() / (1 + e.exp())
-        return randomized_response_tails(y, r, 1 - r, arb(0), e)
+        return atom_tails(ARB, self.event.atoms(ARB), y)
 
     def loss_window(self, tail):
-        return -float(self.eps0), float(self.eps0)
+        e = float(self.event.loss(FLOAT))
+        return -e, e
 
 
 def check_range(name: str, value, lo: float, hi: float) -> float:
@@ -314,31 +379,25 @@ def check_range(name: str, value, lo: float, hi: float) -> float:
 @dataclass(frozen=True)
 class EpsDelta(Pair):
     r"""The pair of :math:`f_{\varepsilon_0,\delta_0}` (Kairouz-Oh-Viswanath 2015; Dong-Roth-Su
-    2022, Prop. 2.5): with :math:`r = e^{\varepsilon_0}/(1+e^{\varepsilon_0})`,
-    P = (delta0, (1-delta0) r, (1-delta0)(1-r), 0) and Q the reverse, on four outcomes with
-    losses :math:`+\infty, \varepsilon_0, -\varepsilon_0, -\infty`."""
+    2022, Prop. 2.5): the view of ``symdp.events.EpsDelta(eps0, delta0)``, its four atoms
+    (:func:`symdp.events.eps_delta.atoms`, losses :math:`+\infty, \varepsilon_0,
+    -\varepsilon_0, -\infty`) summed by :func:`symdp.events.losses.atom_tails`."""
 
     eps0: Fraction
     delta0: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "eps0", exact(self.eps0, "eps0", 0))
-        object.__setattr__(self, "delta0", exact(self.delta0, "delta0", 0, 1))
+        event = EpsDeltaEvent.named(self.eps0, self.delta0, "eps0", "delta0")
+        object.__setattr__(self, "eps0", sized(event.eps, "eps0"))
+        object.__setattr__(self, "delta0", event.delta)
+        object.__setattr__(self, "event", event)
 
     @property
     def name(self):
         return f"f_(eps,delta), eps0={float(self.eps0):g}, delta0={float(self.delta0):g}"
 
     def tails(self, y):
-        e, d = ball(self.eps0), ball(self.delta0)
-        r = e.exp() / (1 + e.exp())
-        if y <= -e:
-            return arb(1), 1 - d
-        if y > e:
-            return d, arb(0)
-        if y > -e and y <= e:
-            return d + (1 - d) * r, (1 - d) * (1 - r)
-        raise ArithmeticError("grid node ball straddles a loss atom")
+        return atom_tails(ARB, eps_delta_mechanism.atoms(ARB, ball(self.eps0), ball(self.delta0)), y)
 
     def loss_window(self, tail):
         return -float(self.eps0), float(self.eps0)
@@ -347,32 +406,30 @@ class EpsDelta(Pair):
 @dataclass(frozen=True)
 class Laplace(Pair):
     r""":math:`P = \mathrm{Lap}(1, b)`, :math:`Q = \mathrm{Lap}(0, b)` (sensitivity 1, scale b):
-    :math:`L(x) = (|x| - |x-1|)/b \in [-1/b, 1/b]`, atoms at the ends.  For
-    :math:`-1/b < y \le 1/b`: :math:`L \ge y \iff x \ge x^* = (yb+1)/2 \in (0, 1]`, so
-    :math:`A(y) = 1 - \tfrac12 e^{(x^*-1)/b}` and :math:`B(y) = \tfrac12 e^{-x^*/b}`."""
+    the view of ``symdp.events.Laplace(b)``, tails :func:`symdp.events.laplace.tails` at
+    :math:`\mu = 1/b` in balls."""
 
     b: Fraction
 
     def __post_init__(self):
-        object.__setattr__(self, "b", exact(self.b, "b", 0, lower_open=True))
+        event = LaplaceEvent(self.b)
+        object.__setattr__(self, "b", sized(event.b, "b"))
+        object.__setattr__(self, "event", event)
 
     @property
     def name(self):
         return f"Laplace, scale b={float(self.b):g}"
 
     def tails(self, y):
-        b = ball(self.b)
-        if y <= -1 / b:
-            return arb(1), arb(1)
-        if y > 1 / b:
-            return arb(0), arb(0)
-        if y > -1 / b and y <= 1 / b:
-            x = (y * b + 1) / 2
-            return 1 - ((x - 1) / b).exp() / 2, (-x / b).exp() / 2
-        raise ArithmeticError("grid node ball straddles a loss atom")
+        return laplace_mechanism.tails(ARB, ball(1 / self.b), y)
 
     def loss_window(self, tail):
         return -1 / float(self.b), 1 / float(self.b)
+
+
+#: the pairs of a symmetric trade-off function, the bases :class:`Subsampled` and
+#: ``sampled.PoissonSubsampled`` accept
+SYMMETRIC = (Gaussian, Laplace, EpsDelta, RandomizedResponse)
 
 
 @dataclass(frozen=True)
@@ -380,49 +437,34 @@ class Subsampled(Pair):
     r"""The pair of :math:`C_p(f)` for a **symmetric** base f given by its pair (P, Q)
     (Dong-Roth-Su 2022, Def. 4.1, Thm 4.2, Eq. 14): the profile is that of
     :math:`f_p = pf + (1-p)\mathrm{Id}` for :math:`\alpha \ge 1` and of :math:`f_p^{-1}` for
-    :math:`\alpha \le 1`.
-
-    For :math:`\alpha \ge 1` (losses :math:`y > 0`): the pair of :math:`f_p` is
-    :math:`((1-p)Q + pP,\ Q)` with loss :math:`L_p = \log(1-p+p\,e^{L})`, increasing in L, so
-    :math:`L_p \ge y \iff L \ge z = \log\frac{e^y-(1-p)}{p}` and
-    :math:`A(y) = (1-p)B_f(z) + pA_f(z)`, :math:`B(y) = B_f(z)`.
-    For :math:`y \le 0` the pair is symmetric (:math:`C_p(f)` is), so L under P has the law of
-    -L under Q: :math:`A(y) = 1 - Q(L > -y)`, :math:`B(y) = 1 - P(L > -y)`, the :math:`y > 0`
-    tails at -y (">" and ">=" agree there: the grid node -y is never one of the loss atoms,
-    which are irrational; a ball that cannot tell raises).  With ``Gaussian(1/sigma)`` this is
-    :class:`UniformGaussian` (a test checks the two agree)."""
+    :math:`\alpha \le 1`, i.e. the tails of Poisson sampling (:func:`poisson_tails`, q = p) in
+    the remove direction for :math:`y > 0` and in the add direction for :math:`y \le 0`
+    (:math:`C_p(f)` is symmetric, so L under P has the law of −L under Q).  With
+    ``Gaussian(1/sigma)`` this is :class:`UniformGaussian` (a test checks the two agree)."""
 
     base: Pair
     p: Fraction
 
     def __post_init__(self):
-        if not isinstance(self.base, (Gaussian, Laplace, EpsDelta, RandomizedResponse)):
+        if not isinstance(self.base, SYMMETRIC):
             raise InvalidParameterError(f"base must be a symmetric pair (Gaussian, Laplace, EpsDelta, "
                                         f"RandomizedResponse); got base={self.base!r}")
-        object.__setattr__(self, "p", exact(self.p, "p", 0, 1, lower_open=True))
+        event = SampledWithoutReplacement(self.base.event, p=self.p)
+        object.__setattr__(self, "p", event.p)
+        object.__setattr__(self, "event", event)
 
     @property
     def name(self):
         return f"C_p({self.base.name}), p={float(self.p):g}"
 
-    def _positive(self, y):
-        p = ball(self.p)
-        t = y.exp()
-        if t <= 1 - p:
-            return arb(1), arb(1)
-        if not t > 1 - p:
-            raise ArithmeticError("grid node too close to the least loss of f_p")
-        z = ((t - (1 - p)) / p).log()
-        a, b = self.base.tails(z)
-        return (1 - p) * b + p * a, b
-
     def tails(self, y):
         if y > 0:
-            return self._positive(y)
-        if y <= 0:
-            a, b = self._positive(-y)
-            return 1 - b, 1 - a
-        raise ArithmeticError("grid node ball contains 0; use exact grid nodes")
+            direction = "remove"
+        elif y <= 0:
+            direction = "add"
+        else:
+            raise ArithmeticError("grid node ball contains 0; use exact grid nodes")
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.p), direction, y)
 
     def loss_window(self, tail):
         lo, hi = self.base.loss_window(tail)

@@ -5,7 +5,6 @@ r"""Dominating pairs of the sampled events, beyond the subsampled Gaussian of ``
 * :class:`PoissonSubsampled` -- Poisson sampling with rate q of a mechanism whose pair (P, Q)
   is symmetric: remove ((1−q)Q + qP, Q), add (Q, (1−q)Q + qP) (Zhu-Dong-Wang 2022,
   Thm. 11 / Prop. 30; with P, Q Gaussian it is ``pairs.PoissonGaussian``, a test checks it).
-* :class:`KaryRandomizedResponse` -- k-ary randomized response (dp_accounting's convention).
 * :class:`RevealedMultiplicity` -- the bootstrap's **dominating** pair: the multiplicity j of
   the changed record is revealed (docs/bagging.md, "Bagging with a private base learner").
 * :class:`BootstrapSumPair` -- a *realised* pair of the bootstrapped Gaussian sum query (two
@@ -22,93 +21,38 @@ from fractions import Fraction
 from flint import arb
 
 from ..core.errors import InvalidParameterError
-from .pairs import (EpsDelta, Gaussian, Laplace, Pair, RandomizedResponse, ball, exact, phi_bar,
-                    randomized_response_tails)
-
-
-@dataclass(frozen=True)
-class KaryRandomizedResponse(Pair):
-    r"""k-ary randomized response with noise parameter ρ: changing the true value a to b,
-    P = (keep, other, mid) on (a, b, the rest), Q = (other, keep, mid), keep = 1 − ρ + ρ/k,
-    other = ρ/k, mid = (k−2)ρ/k; losses :math:`\varepsilon_0 = \log(\mathrm{keep}/\mathrm{other})`,
-    :math:`-\varepsilon_0` and 0.  Any other pair of values gives the same pair up to relabelling;
-    with k = 2 this is ``pairs.RandomizedResponse`` at :math:`\varepsilon_0`: both read
-    the one formula :func:`symdp.accountant.pairs.randomized_response_tails`."""
-
-    rho: Fraction
-    k: int = 2
-
-    def __post_init__(self):
-        object.__setattr__(self, "rho", exact(self.rho))
-
-    @property
-    def name(self):
-        return f"randomized response, rho={float(self.rho):g}, k={self.k}"
-
-    def _masses(self):
-        rho = ball(self.rho)
-        other = rho / self.k
-        return 1 - rho + other, other, rho * (self.k - 2) / self.k
-
-    def tails(self, y):
-        keep, other, mid = self._masses()
-        return randomized_response_tails(y, keep, other, mid, (keep / other).log())
-
-    def loss_window(self, tail):
-        r = float(self.rho)
-        e = math.log((1 - r + r / self.k) / (r / self.k))
-        return -e, e
-
-
-_SYMMETRIC = (Gaussian, Laplace, EpsDelta, RandomizedResponse, KaryRandomizedResponse)
+from ..events import PoissonSampled
+from ..events import eps_delta as eps_delta_mechanism
+from ..events.backends import ARB
+from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails)
 
 
 @dataclass(frozen=True)
 class PoissonSubsampled(Pair):
-    r"""Poisson sampling with rate q of a mechanism with a symmetric pair (P, Q), loss L.
-
-    remove: the pair ((1−q)Q + qP, Q); its loss :math:`\log(1-q+q e^{L})` is increasing in L,
-    so with :math:`z(y) = \log\frac{e^y-(1-q)}{q}` (for :math:`e^y > 1-q`; else every outcome):
-    :math:`A(y) = (1-q)B_f(z) + qA_f(z)`, :math:`B(y) = B_f(z)`.
-
-    add: the pair (Q, (1−q)Q + qP); its loss :math:`-\log(1-q+q e^{L})` is :math:`\ge y` iff
-    :math:`L \le z(-y)` (for :math:`e^{-y} > 1-q`; else no outcome), so
-    :math:`A(y) = 1 - B_f(z)`, :math:`B(y) = (1-q)(1-B_f(z)) + q(1-A_f(z))`
-    (``>`` and ``>=`` agree: z is never a loss atom of the base; a ball that cannot tell raises,
-    as in ``pairs.Subsampled``)."""
+    r"""Poisson sampling with rate q of a mechanism with a symmetric pair (P, Q): remove
+    ((1−q)Q + qP, Q), add (Q, (1−q)Q + qP) -- the pair of ``PoissonSampled(base.event, q)``,
+    tails :func:`symdp.accountant.pairs.poisson_tails` (with a Gaussian base this is
+    ``pairs.PoissonGaussian`` but for its loss window, a test checks it)."""
 
     base: Pair
     q: Fraction
     direction: str = "remove"
 
     def __post_init__(self):
-        if not isinstance(self.base, _SYMMETRIC):
+        if not isinstance(self.base, SYMMETRIC):
             raise InvalidParameterError(f"base must be a symmetric pair; got base={self.base!r}")
         if self.direction not in ("remove", "add"):
             raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={self.direction!r}")
-        object.__setattr__(self, "q", exact(self.q))
+        event = PoissonSampled(self.base.event, self.q)
+        object.__setattr__(self, "q", event.q)
+        object.__setattr__(self, "event", event)
 
     @property
     def name(self):
         return f"Poisson-sampled {self.base.name} ({self.direction}), q={float(self.q):g}"
 
     def tails(self, y):
-        q = ball(self.q)
-        if self.direction == "remove":
-            t = y.exp()
-            if t <= 1 - q:
-                return arb(1), arb(1)
-            if not t > 1 - q:
-                raise ArithmeticError("grid node too close to the least loss")
-            a, b = self.base.tails(((t - (1 - q)) / q).log())
-            return (1 - q) * b + q * a, b
-        t = (-y).exp()
-        if t <= 1 - q:
-            return arb(0), arb(0)
-        if not t > 1 - q:
-            raise ArithmeticError("grid node too close to the greatest loss")
-        a, b = self.base.tails(((t - (1 - q)) / q).log())
-        return 1 - b, (1 - q) * (1 - b) + q * (1 - a)
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y)
 
     def loss_window(self, tail):
         lo, hi = self.base.loss_window(tail)
@@ -192,16 +136,15 @@ def group_pair(base, j: int) -> Pair:
         return Identical()
     kind = getattr(base, "kind", None)
     if kind == "gaussian":
-        return Gaussian(Fraction(j) / base.sigma)
+        return Gaussian(base.at_distance(j).mu)
     if kind == "laplace":
-        return Laplace(base.b / j)
+        return Laplace(base.at_distance(j).b)
     if kind == "eps_delta":
         # delta_j = delta (e^{j eps} - 1)/(e^eps - 1) is irrational: an exact rational above it
         e, d = base.eps, base.delta
         if d == 0:
             return EpsDelta(j * e, 0)
-        bound = sum((ball(l * e)).exp() for l in range(j)) * ball(d)
-        dj = _rational_above(bound)
+        dj = _rational_above(eps_delta_mechanism.group_delta(ARB, ball(e), ball(d), j))
         if dj >= 1:
             dj = Fraction(1) - Fraction(1, 2 ** 200)
         return EpsDelta(j * e, dj)

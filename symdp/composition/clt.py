@@ -52,6 +52,9 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, mp_phi
+from ..events import gaussian as gaussian_mechanism
+from ..events import laplace as laplace_mechanism
+from ..events.backends import MPMATH, SYMPY
 from ..tradeoff.families import EpsDelta, Gaussian, Laplace
 from ..numeric.mp_compiler import to_mpf
 from ..core.validation import nonnegative, parameter, positive_integer, precision, probability
@@ -74,9 +77,10 @@ def functionals(f) -> Functionals:
     r"""The four functionals of DRS Sec. 3.3 in closed form for :math:`G_\mu` and
     :math:`f_{\varepsilon,0}` (see the module docstring for the derivation)."""
     if isinstance(f, Gaussian):
-        m = f.mu
-        return Functionals(m ** 2 / 2, m ** 2 + m ** 4 / 4, _gaussian_kappa3(m),
-                           2 * sp.sqrt(2) / sp.sqrt(sp.pi) * m ** 3)
+        # under the null the loss is N(-mean, sd^2) with (mean, sd) of symdp.events.gaussian.loss_law
+        mean, sd = gaussian_mechanism.loss_law(f.mu)
+        return Functionals(mean, sd ** 2 + mean ** 2, _gaussian_kappa3(mean, sd),
+                           2 * sp.sqrt(2) / sp.sqrt(sp.pi) * sd ** 3)
     if isinstance(f, EpsDelta):
         if f.delta != 0:
             raise InvalidParameterError(
@@ -96,19 +100,24 @@ def functionals(f) -> Functionals:
 def _laplace_functionals(m) -> Functionals:
     r"""Laplace :math:`T(\mathrm{Lap}(0,1), \mathrm{Lap}(\mu,1))`: under P = Lap(0, 1) the log
     ratio is :math:`\ell = -\mu` (x ≤ 0, probability 1/2), :math:`2x - \mu` (0 < x < μ, density
-    :math:`e^{-x}/2`), μ (x ≥ μ, probability :math:`e^{-\mu}/2`).  Integrated piece by piece
-    (|·| split where its argument vanishes):
-    kl = μ − 1 + e^{−μ} (the KL divergence), the others below."""
+    :math:`e^{-x}/2`), μ (x ≥ μ, probability :math:`e^{-\mu}/2`) -- the loss law of
+    ``symdp.events.laplace`` (``loss_atoms``, ``loss_density``) under the null, in the variable
+    :math:`x = (\ell + \mu)/2`.  Integrated piece by piece (|·| split where its argument
+    vanishes): kl = μ − 1 + e^{−μ} (the KL divergence), the others below."""
     x = sp.Dummy("x", positive=True)
     if m == 0:
         z = sp.S.Zero
         return Functionals(z, z, z, z)
+    (top, _, q_top), (bottom, _, q_bottom) = laplace_mechanism.loss_atoms(SYMPY, m)
+    # the null's density of the loss, e^{-l} p_L(l), at l = 2x - m, times dl/dx = 2
+    loss = 2 * x - m
+    density = sp.powsimp(2 * sp.exp(-loss) * laplace_mechanism.loss_density(SYMPY, m, loss))
 
     def expect(h, cuts=()):
         pts = [0, *cuts, m]
-        middle = sum(sp.integrate(h(2 * x - m, i) * sp.exp(-x) / 2, (x, a, b))
+        middle = sum(sp.integrate(h(loss, i) * density, (x, a, b))
                      for i, (a, b) in enumerate(zip(pts[:-1], pts[1:])))
-        return sp.simplify(h(-m, 0) / 2 + middle + h(m, len(pts) - 2) * sp.exp(-m) / 2)
+        return sp.simplify(h(bottom, 0) * q_bottom + middle + h(top, len(pts) - 2) * q_top)
 
     kl = sp.simplify(m - 1 + sp.exp(-m))
     k2 = expect(lambda v, i: v ** 2)
@@ -118,14 +127,15 @@ def _laplace_functionals(m) -> Functionals:
     return Functionals(kl, k2, k3, k3b)
 
 
-def _gaussian_kappa3(m):
-    r""":math:`E|mZ + m^2/2|^3` for symbolic m ≥ 0: with a = m/2 (Z ≥ -a the sign is +),
-    :math:`m^3 E|Z + a|^3 = m^3[\,2(a^3 + 3a)\Phi(a) - (a^3+3a) + 2(a^2+2)\varphi(a)\,]`."""
+def _gaussian_kappa3(mean, sd):
+    r""":math:`E|sZ + m|^3` for symbolic m, s ≥ 0 (for :math:`G_\mu`: m = μ²/2, s = μ): with
+    a = m/s (Z ≥ -a the sign is +),
+    :math:`s^3 E|Z + a|^3 = s^3[\,2(a^3 + 3a)\Phi(a) - (a^3+3a) + 2(a^2+2)\varphi(a)\,]`."""
     # E|Z + a|^3 = E(Z + a)^3 - 2 E[(Z + a)^3; Z < -a], and
     # E[(Z + a)^3; Z < -a] = (a^3 + 3a) Phi(-a) - (a^2 + 2) phi(a)
-    a = m / 2
+    a = mean / sd if sd != 0 else sp.S.Zero
     phi_a = sp.exp(-a ** 2 / 2) / sp.sqrt(2 * sp.pi)
-    return m ** 3 * ((a ** 3 + 3 * a) * (2 * Phi(a) - 1) + 2 * (a ** 2 + 2) * phi_a)
+    return sd ** 3 * ((a ** 3 + 3 * a) * (2 * Phi(a) - 1) + 2 * (a ** 2 + 2) * phi_a)
 
 
 def clt_mu(fs) -> sp.Expr:
@@ -154,20 +164,14 @@ class BerryEsseen:
     def lower(self, a):
         """:math:`G_\\mu(\\alpha + \\gamma) - \\gamma` (G_μ = 0 beyond 1), at the current precision."""
         x = mpmath.mpf(a) + to_mpf(self.gamma)
-        g = mpmath.mpf(0) if x >= 1 else mp_phi(_phi_inv(1 - x) - to_mpf(self.mu))
+        g = mpmath.mpf(0) if x >= 1 else gaussian_mechanism.trade_off(MPMATH, to_mpf(self.mu), x)
         return g - to_mpf(self.gamma)
 
     def upper(self, a):
         """:math:`G_\\mu(\\alpha - \\gamma) + \\gamma` (G_μ = 1 below 0)."""
         x = mpmath.mpf(a) - to_mpf(self.gamma)
-        g = mpmath.mpf(1) if x <= 0 else mp_phi(_phi_inv(1 - x) - to_mpf(self.mu))
+        g = mpmath.mpf(1) if x <= 0 else gaussian_mechanism.trade_off(MPMATH, to_mpf(self.mu), x)
         return g + to_mpf(self.gamma)
-
-
-def _phi_inv(a):
-    from ..core.special import mp_phi_inv
-
-    return mp_phi_inv(a)
 
 
 def berry_esseen(fs) -> BerryEsseen:

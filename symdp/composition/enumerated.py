@@ -35,6 +35,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..core.enumerable import Enumerated
+from ..events import eps_delta as eps_delta_mechanism
 
 __all__ = ["rr_pair", "ProductProfile", "ProductProfileFromLoss", "NestedProductProfile",
            "ProductTradeOff", "PowerProfile", "PowerProfileAtLattice"]
@@ -42,8 +43,7 @@ __all__ = ["rr_pair", "ProductProfile", "ProductProfileFromLoss", "NestedProduct
 
 def rr_pair(a: int, b: int) -> tuple:
     """(P, Q) of :math:`f_{\\varepsilon,\\delta}` with E = 1 + a/2, δ = b/10, as Fractions."""
-    E, d = 1 + Fraction(a, 2), Fraction(b, 10)
-    P = (d, (1 - d) * E / (1 + E), (1 - d) / (1 + E), Fraction(0))
+    P = eps_delta_mechanism.masses(1 + Fraction(a, 2), Fraction(b, 10))
     return P, P[::-1]
 
 

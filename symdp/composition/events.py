@@ -6,7 +6,7 @@ event                                  trade-off function (Dong-Roth-Su 2022, ar
 =====================================  =========================================================
 ``Gaussian(sigma)``                    :math:`G_{1/\sigma}` (Def. 2.7)
 ``Laplace(b)``                         the Laplace family at :math:`\mu = 1/b` (Sec. 2.3)
-``RandomizedResponse(rho, 2)``         :math:`f_{\varepsilon_0, 0}`, :math:`\varepsilon_0 = \log\frac{2-\rho}{\rho}`
+``RandomizedResponse(rho, 2)``         :math:`f_{\varepsilon_0, 0}`, :math:`\varepsilon_0 = \log(\mathrm{keep}/\mathrm{other}) = \log\frac{2-\rho}{\rho}`
 ``EpsDelta(eps, delta)``               :math:`f_{\varepsilon,\delta}` (Eq. 5)
 ``TradeOffFunction(expr)``             the expression (``TradeOff(expr)``, checked against Prop. 2.2)
 ``SampledWithoutReplacement(e, p)``    :math:`C_p(f)` (Def. 4.1, Thm. 4.2)
@@ -29,6 +29,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError
 from ..events import (Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSampled, RandomizedResponse,
                       SampledWithReplacement, SampledWithoutReplacement, SelfComposed, TradeOffFunction)
+from ..events.backends import SYMPY
 from ..subsampling import subsample
 from ..tradeoff import EpsDelta as EpsDeltaTradeOff
 from ..tradeoff import Gaussian as GaussianTradeOff
@@ -53,8 +54,7 @@ def tradeoff_of(event: Event) -> TradeOff:
         if event.num_buckets != 2:
             raise InvalidParameterError(f"the trade-off view of randomized response needs num_buckets=2; "
                                         f"got num_buckets={event.num_buckets}")
-        rho = _q(event.noise_parameter)
-        return EpsDeltaTradeOff(sp.log((2 - rho) / rho), 0)
+        return EpsDeltaTradeOff(event.loss(SYMPY), 0)
     if isinstance(event, TradeOffFunction):
         return TradeOff(event.expr)
     if isinstance(event, SampledWithoutReplacement):

@@ -49,10 +49,14 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError, RootFindingError
-from ..core.special import mp_phi
 from ..numeric.mp_compiler import to_mpf
 from ..numeric.roots import bracketed_root, decreasing_inverse
-from ..core.validation import nonnegative, probability
+from ..core.validation import probability
+from ..events import eps_delta as eps_delta_mechanism
+from ..events import gaussian as gaussian_mechanism
+from ..events import laplace as laplace_mechanism
+from ..events.backends import MPMATH, SYMPY
+from ..events.losses import profile_from_tails
 
 __all__ = ["LossAtoms", "GaussianLoss", "LaplaceLoss", "DensityLoss", "product_profile",
            "epsilon_for_delta", "MAX_ATOMS"]
@@ -113,16 +117,21 @@ class LossAtoms:
     # ------------------------------------------------------------ constructors
     @classmethod
     def from_eps_delta(cls, eps, delta) -> "LossAtoms":
-        r""":math:`f_{\varepsilon,\delta} = T(P, Q)` with (Kairouz, Oh, Viswanath 2015, Sec. 3;
-        DRS Prop. 2.5) :math:`P = (\delta, (1-\delta)\frac{e^\varepsilon}{1+e^\varepsilon},
-        \frac{1-\delta}{1+e^\varepsilon}, 0)`, :math:`Q` the reverse: under Q the loss is
-        +∞ w.p. δ, ε w.p. :math:`(1-\delta)e^\varepsilon/(1+e^\varepsilon)`, -ε w.p.
+        r""":math:`f_{\varepsilon,\delta} = T(P, Q)` with the pair of Kairouz, Oh, Viswanath 2015
+        (Sec. 3; DRS Prop. 2.5), :func:`symdp.events.eps_delta.atoms`: under the alternative
+        the loss is +∞ w.p. δ, ε w.p. :math:`(1-\delta)e^\varepsilon/(1+e^\varepsilon)`, -ε w.p.
         :math:`(1-\delta)/(1+e^\varepsilon)`."""
-        eps = nonnegative("eps", eps)
-        delta = probability("delta", delta)
-        E = sp.exp(eps)
-        atoms = [(sp.oo, delta), (eps, (1 - delta) * E / (1 + E)), (-eps, (1 - delta) / (1 + E))]
-        return cls._normalised(atoms)
+        eps = eps_delta_mechanism.check_eps(eps)
+        delta = eps_delta_mechanism.check_delta(delta)
+        return cls.from_pair(eps_delta_mechanism.atoms(SYMPY, eps, delta))
+
+    @classmethod
+    def from_pair(cls, atoms) -> "LossAtoms":
+        """The loss law of a finite pair given as ``[(loss, P-mass, Q-mass)]`` (the atoms of
+        ``symdp.events``, P the alternative): the losses under P; P-mass at ``"-inf"`` is none."""
+        inf = {"+inf": sp.oo, "-inf": -sp.oo}
+        return cls._normalised([(inf.get(loss, loss) if isinstance(loss, str) else loss, p)
+                                for loss, p, _ in atoms])
 
     @classmethod
     def from_piecewise_linear(cls, f) -> "LossAtoms":
@@ -303,11 +312,13 @@ def _digits_of_size(x) -> int:
 
 class GaussianLoss:
     r"""The loss of :math:`G_\mu = T(N(0,1), N(\mu,1))`: :math:`L(x) = \mu x - \mu^2/2`, so
-    under Q = N(μ, 1), :math:`L \sim N(\mu^2/2, \mu^2)`.  Its profile (DRS Cor. 2.13,
-    valid for every real ε): :math:`\Phi(-\varepsilon/\mu + \mu/2) - e^\varepsilon\Phi(-\varepsilon/\mu - \mu/2)`."""
+    under Q = N(μ, 1), :math:`L \sim N(\mu^2/2, \mu^2)` (:func:`symdp.events.gaussian.loss_law`).
+    Its profile (DRS Cor. 2.13, valid for every real ε) is :math:`A(\varepsilon) -
+    e^\varepsilon B(\varepsilon)` of the tails :func:`symdp.events.gaussian.tails`:
+    :math:`\Phi(-\varepsilon/\mu + \mu/2) - e^\varepsilon\Phi(-\varepsilon/\mu - \mu/2)`."""
 
     def __init__(self, mu):
-        self.mu = nonnegative("mu", mu)
+        self.mu = gaussian_mechanism.check_mu(mu)
 
     def profile(self, eps):
         e = mpmath.mpf(eps)
@@ -318,7 +329,7 @@ class GaussianLoss:
             if m == 0:
                 value = mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
             else:
-                value = mp_phi(-e / m + m / 2) - mpmath.exp(e) * mp_phi(-e / m - m / 2)
+                value = profile_from_tails(MPMATH, lambda y: gaussian_mechanism.tails(MPMATH, m, y), e)
         return +value
 
     def kinks(self):
@@ -328,7 +339,7 @@ class GaussianLoss:
         m = to_mpf(self.mu)
         if m == 0:
             return h(mpmath.mpf(0))
-        mean, sd = m * m / 2, m
+        mean, sd = gaussian_mechanism.loss_law(m)
         density = lambda l: mpmath.npdf(l, mean, sd)  # noqa: E731
         pts = sorted({-mpmath.inf, mean - 8 * sd, mean, mean + 8 * sd, mpmath.inf, *cuts})
         return mpmath.quad(lambda l: density(l) * h(l), pts)
@@ -347,16 +358,15 @@ class LaplaceLoss:
     """
 
     def __init__(self, mu):
-        self.mu = nonnegative("mu", mu)
+        self.mu = laplace_mechanism.check_mu(mu)
 
     def profile(self, eps):
         m = to_mpf(self.mu)
         e = mpmath.mpf(eps)
-        if e >= m:
-            return mpmath.mpf(0)
-        if e <= -m:
-            return 1 - mpmath.exp(e)
-        return 1 - mpmath.exp((e - m) / 2)
+        if m == 0:
+            return mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
+        # A(eps) - e^eps B(eps) of symdp.events.laplace.tails (the closed form above)
+        return profile_from_tails(MPMATH, lambda y: laplace_mechanism.tails(MPMATH, m, y), e)
 
     def kinks(self):
         m = to_mpf(self.mu)
@@ -364,11 +374,11 @@ class LaplaceLoss:
 
     def expect(self, h, cuts=()):
         m = to_mpf(self.mu)
-        atoms = h(m) / 2 + mpmath.exp(-m) * h(-m) / 2
+        atoms = mpmath.fsum(mass * h(loss) for loss, mass, _ in laplace_mechanism.loss_atoms(MPMATH, m))
         if m == 0:
             return atoms
         pts = sorted({-m, m, *[c for c in cuts if -m < c < m]})
-        return atoms + mpmath.quad(lambda l: mpmath.exp((l - m) / 2) / 4 * h(l), pts)
+        return atoms + mpmath.quad(lambda l: laplace_mechanism.loss_density(MPMATH, m, l) * h(l), pts)
 
 
 class DensityLoss:

@@ -1,5 +1,9 @@
 r"""The events: frozen value objects, validated once, at construction.
 
+The mechanisms (noise and guarantee events) live one module each, with every formula of
+theirs: ``gaussian.py``, ``laplace.py``, ``randomized_response.py``, ``eps_delta.py``; this
+module adds the trade-off formula, sampling and composition.
+
 Conventions (those of dp_accounting's ``dp_event.py``, which this mirrors):
 
 * a noise event has **sensitivity 1** under the adjacency in force: :class:`Gaussian` adds
@@ -26,137 +30,21 @@ from fractions import Fraction
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import positive_integer, rational
+from .base import Event, count, event_argument, real, set_field
+from .eps_delta import EpsDelta
+from .gaussian import Gaussian
+from .laplace import Laplace
+from .randomized_response import RandomizedResponse
 
+__all__ = ["Adjacency", "Event", "Gaussian", "Laplace", "RandomizedResponse", "EpsDelta",
+           "TradeOffFunction", "PoissonSampled", "SampledWithoutReplacement", "SampledWithReplacement",
+           "SelfComposed", "Composed", "walk", "adjacency_of", "real", "count"]
 
 class Adjacency(enum.Enum):
     """Neighbouring datasets (dp_accounting's ``NeighboringRelation``)."""
 
     ADD_OR_REMOVE_ONE = "add_or_remove_one"
     REPLACE_ONE = "replace_one"
-
-
-def real(name: str, value, lower=None, upper=None, *, lower_open=False, upper_open=False) -> Fraction:
-    """A finite real parameter as an exact rational, checked against its bounds.
-
-    The one conversion of the project, :func:`symdp.core.validation.rational` (int, Fraction,
-    decimal string, float, NumPy number, mpf, SymPy number -- a SymPy ``Float`` as its exact
-    binary value; NaN, infinities and irrationals refused, naming ``name``)."""
-    return rational(name, value, lower, upper, lower_open=lower_open, upper_open=upper_open)
-
-
-def count(name: str, value, minimum: int = 1) -> int:
-    """An integer parameter >= ``minimum``."""
-    v = positive_integer(name, value) if minimum >= 1 else int(real(name, value, minimum))
-    if v < minimum:
-        raise InvalidParameterError(f"{name} must be an integer >= {minimum}; got {name}={v}")
-    return v
-
-
-class Event:
-    """A privacy event.  Subclasses are frozen dataclasses."""
-
-    #: the JSON ``kind`` (docs/events.md)
-    kind = "event"
-
-    def children(self) -> tuple:
-        return ()
-
-
-def _set(obj, name, value):
-    object.__setattr__(obj, name, value)
-
-
-def _event(name: str, value) -> Event:
-    if not isinstance(value, Event):
-        raise InvalidParameterError(f"{name} must be a symdp event; got {name}={value!r}")
-    return value
-
-
-# ----------------------------------------------------------------------------- mechanisms
-
-@dataclass(frozen=True)
-class Gaussian(Event):
-    r"""The Gaussian mechanism, sensitivity 1, noise :math:`N(0, \sigma^2)`: the pair
-    (N(1, σ²), N(0, σ²)), trade-off function :math:`G_{1/\sigma}` (Dong-Roth-Su 2022, Def. 2.7)."""
-
-    sigma: Fraction
-    kind = "gaussian"
-
-    def __post_init__(self):
-        _set(self, "sigma", real("sigma", self.sigma, 0, lower_open=True))
-
-    @property
-    def mu(self) -> Fraction:
-        """The GDP parameter 1/sigma."""
-        return 1 / self.sigma
-
-
-@dataclass(frozen=True)
-class Laplace(Event):
-    r"""The Laplace mechanism, sensitivity 1, noise :math:`\mathrm{Lap}(0, b)`: the pair
-    (Lap(1, b), Lap(0, b)); the trade-off function of Dong-Roth-Su 2022 Sec. 2.3 at μ = 1/b."""
-
-    b: Fraction
-    kind = "laplace"
-
-    def __post_init__(self):
-        _set(self, "b", real("b", self.b, 0, lower_open=True))
-
-    @property
-    def mu(self) -> Fraction:
-        return 1 / self.b
-
-
-@dataclass(frozen=True)
-class RandomizedResponse(Event):
-    r"""k-ary randomized response (dp_accounting's ``RandomizedResponseDpEvent``): the true
-    value with probability :math:`1-\rho`, else uniform over the k values.  Changing the
-    true value a to b, the tight pair is on {a, b, other} with
-    P = (1 − ρ + ρ/k, ρ/k, (k−2)ρ/k), Q = (ρ/k, 1 − ρ + ρ/k, (k−2)ρ/k): losses
-    :math:`\pm\varepsilon_0`, :math:`\varepsilon_0 = \log(1 + k(1-\rho)/\rho)`, and 0."""
-
-    noise_parameter: Fraction
-    num_buckets: int = 2
-    kind = "randomized_response"
-
-    def __post_init__(self):
-        _set(self, "noise_parameter", real("noise_parameter", self.noise_parameter, 0, 1, lower_open=True))
-        _set(self, "num_buckets", count("num_buckets", self.num_buckets, 2))
-
-    @classmethod
-    def binary(cls, eps0) -> "RandomizedResponse":
-        r"""One bit kept with probability :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`:
-        :math:`\rho = 2/(1+e^{\varepsilon_0})` -- exact only when that is rational, so this
-        takes the rational ρ nearest below (more noise) to 40 digits; prefer ``noise_parameter``."""
-        e = real("eps0", eps0, 0, lower_open=True)
-        rho = sp.Rational(2) / (1 + sp.exp(sp.Rational(e.numerator, e.denominator)))
-        value = Fraction(str(sp.N(rho, 45)))
-        return cls(Fraction(value.limit_denominator(10 ** 40)))
-
-    @property
-    def keep(self) -> Fraction:
-        """P(report a | true value a) = 1 − ρ + ρ/k."""
-        return 1 - self.noise_parameter + self.noise_parameter / self.num_buckets
-
-    @property
-    def other(self) -> Fraction:
-        """P(report b | true value a), b ≠ a: ρ/k."""
-        return self.noise_parameter / self.num_buckets
-
-
-@dataclass(frozen=True)
-class EpsDelta(Event):
-    r"""A mechanism known only to be (ε, δ)-DP: the guarantee :math:`f_{\varepsilon,\delta}`
-    (Dong-Roth-Su 2022, Eq. 5, Prop. 2.5), whose pair is that of Kairouz-Oh-Viswanath 2015."""
-
-    eps: Fraction
-    delta: Fraction
-    kind = "eps_delta"
-
-    def __post_init__(self):
-        _set(self, "eps", real("eps", self.eps, 0))
-        _set(self, "delta", real("delta", self.delta, 0, 1, upper_open=True))
 
 
 @dataclass(frozen=True)
@@ -179,7 +67,7 @@ class TradeOffFunction(Event):
             raise InvalidParameterError(f"expr must have no free symbol but alpha; got {sorted(map(str, extra))} "
                                         f"in expr={self.expr}")
         if not self.text:
-            _set(self, "text", str(self.expr))
+            set_field(self, "text", str(self.expr))
 
 
 # ----------------------------------------------------------------------------- sampling
@@ -193,8 +81,8 @@ class PoissonSampled(Event):
     kind = "poisson_sampled"
 
     def __post_init__(self):
-        _event("event", self.event)
-        _set(self, "q", real("q", self.q, 0, 1, lower_open=True))
+        event_argument("event", self.event)
+        set_field(self, "q", real("q", self.q, 0, 1, lower_open=True))
 
     def children(self):
         return (self.event,)
@@ -212,23 +100,23 @@ class SampledWithoutReplacement(Event):
     kind = "sampled_without_replacement"
 
     def __post_init__(self):
-        _event("event", self.event)
+        event_argument("event", self.event)
         if self.n is None and self.m is None:
             if self.p is None:
                 raise InvalidParameterError("SampledWithoutReplacement needs n and m, or p; got neither")
-            _set(self, "p", real("p", self.p, 0, 1, lower_open=True))
+            set_field(self, "p", real("p", self.p, 0, 1, lower_open=True))
             return
         if self.n is None or self.m is None:
             raise InvalidParameterError(f"SampledWithoutReplacement needs both n and m; got n={self.n!r}, m={self.m!r}")
         n, m = count("n", self.n), count("m", self.m)
         if m > n:
             raise InvalidParameterError(f"m must be <= n (a subset of the records); got m={m}, n={n}")
-        _set(self, "n", n)
-        _set(self, "m", m)
+        set_field(self, "n", n)
+        set_field(self, "m", m)
         ratio = Fraction(m, n)
         if self.p is not None and real("p", self.p, 0, 1) != ratio:
             raise InvalidParameterError(f"p must equal m/n = {ratio} when n and m are given; got p={self.p}")
-        _set(self, "p", ratio)
+        set_field(self, "p", ratio)
 
     def children(self):
         return (self.event,)
@@ -245,9 +133,9 @@ class SampledWithReplacement(Event):
     kind = "sampled_with_replacement"
 
     def __post_init__(self):
-        _event("event", self.event)
-        _set(self, "n", count("n", self.n, 2))
-        _set(self, "k", count("k", self.k))
+        event_argument("event", self.event)
+        set_field(self, "n", count("n", self.n, 2))
+        set_field(self, "k", count("k", self.k))
 
     def children(self):
         return (self.event,)
@@ -271,8 +159,8 @@ class SelfComposed(Event):
     kind = "self_composed"
 
     def __post_init__(self):
-        _event("event", self.event)
-        _set(self, "count", count("count", self.count))
+        event_argument("event", self.event)
+        set_field(self, "count", count("count", self.count))
 
     def children(self):
         return (self.event,)
@@ -290,8 +178,8 @@ class Composed(Event):
         if not events:
             raise InvalidParameterError(f"events must be a non-empty sequence of events; got events={self.events!r}")
         for i, e in enumerate(events):
-            _event(f"events[{i}]", e)
-        _set(self, "events", events)
+            event_argument(f"events[{i}]", e)
+        set_field(self, "events", events)
         adjacency_of(self)      # refuses a mixture of adjacencies
 
     def children(self):

@@ -20,7 +20,7 @@ from .events import (Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSample
 KINDS = {
     "gaussian": (Gaussian, ("sigma",), (), ()),
     "laplace": (Laplace, ("b",), (), ()),
-    "randomized_response": (RandomizedResponse, ("noise_parameter",), ("num_buckets",), ()),
+    "randomized_response": (RandomizedResponse, (), ("noise_parameter", "num_buckets", "eps0"), ()),
     "eps_delta": (EpsDelta, ("eps", "delta"), (), ()),
     "tradeoff": (TradeOffFunction, ("formula",), (), ()),
     "poisson_sampled": (PoissonSampled, ("event", "q"), (), ("event",)),

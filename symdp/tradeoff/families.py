@@ -9,14 +9,22 @@ r"""The trade-off functions of Dong, Roth, Su 2022 (arXiv 1905.02383v3), Sec. 2.
 ``Zero``           the zero function (blatant non-privacy)
 ``TradeOff``       any expression, validated against Prop. 2.2 (see :mod:`.custom`)
 =================  ==========================================================
+
+The formulas (and parameter checks) of the mechanisms are not written here: ``Gaussian``,
+``Laplace`` and ``EpsDelta`` are the trade-off views of ``symdp.events.gaussian``,
+``laplace`` and ``eps_delta`` (issue #23), evaluated in SymPy (``backends.SYMPY``); their
+parameters may be symbols (a family of trade-off functions), with the side conditions those
+modules state.  ``symdp.composition.events.tradeoff_of(event)`` builds them from an event.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from ..core.special import Phi, PhiInv
-from ..core.validation import nonnegative, probability
+from ..events import eps_delta as eps_delta_mechanism
+from ..events import gaussian as gaussian_mechanism
+from ..events import laplace as laplace_mechanism
+from ..events.backends import SYMPY
 from .base import Piece, TradeOff, alpha, piece
 
 _t = sp.Dummy("t", real=True)
@@ -35,8 +43,8 @@ class EpsDelta(TradeOff):
 
     def __new__(cls, eps, delta):
         conditions = []
-        eps = nonnegative("eps", eps, conditions)
-        delta = probability("delta", delta, conditions)
+        eps = eps_delta_mechanism.check_eps(eps, conditions)
+        delta = eps_delta_mechanism.check_delta(delta, conditions)
         return super().__new__(cls, eps, delta, conditions=conditions)
 
     @property
@@ -50,22 +58,18 @@ class EpsDelta(TradeOff):
     @property
     def kink(self) -> sp.Expr:
         r"""The fixed point :math:`(1-\delta)/(1+e^{\varepsilon})`, where the two lines meet."""
-        return (1 - self.delta) / (1 + sp.exp(self.eps))
+        return eps_delta_mechanism.kink(SYMPY, self.eps, self.delta)
 
     def fixed_point(self):
         r"""The kink :math:`(1-\delta)/(1+e^{\varepsilon})` (tests check f(x*) = x*)."""
         return self.kink
 
     def pieces(self):
-        e, d = self.eps, self.delta
-        return [piece(0, self.kink, 1 - d - sp.exp(e) * _t, _t),
-                piece(self.kink, 1 - d, sp.exp(-e) * (1 - d - _t), _t),
-                piece(1 - d, 1, sp.S.Zero, _t)]
+        return [piece(lo, hi, g(_t), _t)
+                for lo, hi, g in eps_delta_mechanism.trade_off_pieces(SYMPY, self.eps, self.delta)]
 
     def expr(self, x=alpha):
-        e, d = self.eps, self.delta
-        x = sp.sympify(x)
-        return sp.Max(0, 1 - d - sp.exp(e) * x, sp.exp(-e) * (1 - d - x))
+        return eps_delta_mechanism.trade_off(SYMPY, self.eps, self.delta, sp.sympify(x))
 
     def inverse(self):
         return self
@@ -81,10 +85,12 @@ class _ShiftFamily(TradeOff):
     """A symmetric family T(P_0, P_mu) of a location shift mu >= 0 (Gaussian, Laplace)."""
 
     symmetric_by_construction = True
+    #: the mechanism's module (``check_mu`` and the formulas)
+    mechanism = None
 
     def __new__(cls, mu):
         conditions = []
-        mu = nonnegative("mu", mu, conditions)
+        mu = cls.mechanism.check_mu(mu, conditions)
         return super().__new__(cls, mu, conditions=conditions)
 
     @property
@@ -94,12 +100,14 @@ class _ShiftFamily(TradeOff):
 
 class Gaussian(_ShiftFamily):
     r""":math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`, the trade-off between
-    N(0, 1) and N(μ, 1) (Dong, Roth, Su 2022, Def. 2.7)."""
+    N(0, 1) and N(μ, 1) (Dong, Roth, Su 2022, Def. 2.7): :func:`symdp.events.gaussian.trade_off`."""
+
+    mechanism = gaussian_mechanism
 
     def pieces(self):
         if self.mu == 0:
             return [piece(0, 1, 1 - _t, _t)]
-        return [piece(0, 1, Phi(PhiInv(1 - _t) - self.mu), _t)]
+        return [piece(0, 1, gaussian_mechanism.trade_off(SYMPY, self.mu, _t), _t)]
 
     def inverse(self):
         return self
@@ -117,20 +125,21 @@ class Laplace(_ShiftFamily):
     .. math::
         1 - e^{\mu}\alpha \ (\alpha < e^{-\mu}/2),\quad
         e^{-\mu}/(4\alpha) \ (e^{-\mu}/2 \le \alpha \le 1/2),\quad
-        e^{-\mu}(1-\alpha) \ (\alpha > 1/2).
+        e^{-\mu}(1-\alpha) \ (\alpha > 1/2)
+
+    (:func:`symdp.events.laplace.trade_off_pieces`).
     """
+
+    mechanism = laplace_mechanism
 
     def fixed_point(self):
         r""":math:`e^{-\mu/2}/2`, on the middle piece (tests check f(x*) = x*)."""
-        return sp.exp(-self.mu / 2) / 2
+        return laplace_mechanism.fixed_point(SYMPY, self.mu)
 
     def pieces(self):
-        m = self.mu
-        if m == 0:
+        if self.mu == 0:
             return [piece(0, 1, 1 - _t, _t)]
-        return [piece(0, sp.exp(-m) / 2, 1 - sp.exp(m) * _t, _t),
-                piece(sp.exp(-m) / 2, sp.S.Half, sp.exp(-m) / (4 * _t), _t),
-                piece(sp.S.Half, 1, sp.exp(-m) * (1 - _t), _t)]
+        return [piece(lo, hi, g(_t), _t) for lo, hi, g in laplace_mechanism.trade_off_pieces(SYMPY, self.mu)]
 
     def inverse(self):
         return self
