@@ -10,7 +10,10 @@ loop, started here and ended here by its pid), so that a stage whose verdict res
 wall-clock budget gets less of it.  The verdicts are then compared step by step: the
 verdict, the unproved hypotheses it carries, and any load error.  Exit 0 when every step
 has the same verdict in both runs, 1 naming each step that differs, 2 when a run gives no
-report.  Each full run over proofs/ takes one to two minutes on the 2-core machine.
+report.  A full run over proofs/ takes about 200 s of CPU (on the 2-core machine shared
+with other jobs, load about 7, the two runs took 1116 s and 841 s of wall-clock time; all 361
+steps had the same verdict).  The budgets are counted in work (:mod:`symdp.proof.budgets`),
+so the two runs agree; before that, 1 of 361 steps differed.
 """
 
 from __future__ import annotations

@@ -29,6 +29,12 @@ Each step is checked by the first conclusive stage:
    simple rationals, tight constraints, far integers, local minima and the simple
    rationals near them), and a point where the relation fails is REFUTED.
 
+Every search budget is counted in work (:mod:`symdp.proof.budgets`: SymPy objects built,
+z3's ``rlimit``, sub-boxes, points), never in seconds, so a step gets the same verdict on
+any machine and load.  The one wall-clock limit of a step is its hang guard
+(:data:`~symdp.proof.budgets.STEP_HANG_GUARD_SECONDS`): when it fires the step is UNDECIDED,
+"hang guard hit", never given another stage's verdict.
+
 A numeric pass is NUMERIC_AT_POINTS, never PROVED.  ``check_*`` functions report; they
 never raise on a failing step (see :func:`assert_derivation` for a strict helper).
 """
@@ -44,8 +50,8 @@ from .assumptions import assumption_symbols
 from .verdict import StepResult, Verdict
 # the stages, one module each (imported here by the modules and tests that used to find
 # them in this one)
-from .cascade.common import (DEFAULT_DPS, DEFAULT_POINTS, POINT_SECONDS, SEARCH_SECONDS,  # noqa: F401
-                             SYMBOLIC_SECONDS, expand)
+from .budgets import SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, HangGuardHit, hang_guard
+from .cascade.common import DEFAULT_DPS, DEFAULT_POINTS, expand
 from .cascade.counterexample import _decider, _search  # noqa: F401
 from .cascade.domain import _denominators, _undefined_on_domain  # noqa: F401
 from .cascade.counting import _counting
@@ -58,10 +64,13 @@ from .certificates import Certificate, Domain
 
 
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
-               points: int = DEFAULT_POINTS, symbolic_seconds: float = SYMBOLIC_SECONDS,
+               points: int = DEFAULT_POINTS, symbolic_work: int = SIMPLIFY_WORK,
                certify: bool = True, box=None, box_limit: int | None = None,
                search: bool = True) -> StepResult:
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
+
+    ``symbolic_work``: the budget of each attempt of the symbolic stage, in heartbeats
+    (SymPy objects built; :func:`symdp.proof.budgets.work_limit`).
 
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
     :class:`symdp.proof.cascade.certified.box.Range`) replaces the box taken from the hypotheses.
@@ -123,7 +132,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             tried.append("symbolic: skipped (side conditions restrict the domain)")
         else:
             for proposal in symbolic_certificates(lhs, rhs, step.relation, derivation.hypotheses,
-                                                  symbolic_seconds, tried):
+                                                  symbolic_work, tried):
                 result = accepted(proposal)
                 if result is not None:
                     break
@@ -171,7 +180,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     from .obligations import with_object_assumptions  # objects' unproved choices (issue #12)
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,
-                                   symbolic_seconds=symbolic_seconds, certify=certify)
+                                   symbolic_work=symbolic_work, certify=certify)
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
@@ -220,19 +229,33 @@ class DerivationReport:
 
 
 def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = DEFAULT_POINTS,
-                     symbolic_seconds: float = SYMBOLIC_SECONDS, progress=None,
-                     certify: bool = True, box=None, box_limit: int | None = None) -> DerivationReport:
+                     symbolic_work: int = SIMPLIFY_WORK, progress=None,
+                     certify: bool = True, box=None, box_limit: int | None = None,
+                     hang_guard_seconds: float | None = STEP_HANG_GUARD_SECONDS) -> DerivationReport:
     """Check every step of ``derivation``; ``progress(i, n)`` is called after each step.
 
-    ``certify=False`` skips the CERTIFIED stage (``symdp check --no-certify``).
+    ``certify=False`` skips the CERTIFIED stage (``symdp check --no-certify``).  A step still
+    running after ``hang_guard_seconds`` of wall-clock time is stopped and reported
+    UNDECIDED, "hang guard hit" (a guard against a hang, not a budget: the budgets are
+    counted in work; ``None``: no guard).
     """
     start = time.perf_counter()
     results = []
     for i, step in enumerate(derivation.steps):
         try:
-            result = check_step(step, derivation, i, dps=dps, points=points,
-                                symbolic_seconds=symbolic_seconds, certify=certify, box=box,
-                                box_limit=box_limit)
+            with hang_guard(hang_guard_seconds) as armed:
+                try:
+                    result = check_step(step, derivation, i, dps=dps, points=points,
+                                        symbolic_work=symbolic_work, certify=certify, box=box,
+                                        box_limit=box_limit)
+                except HangGuardHit:
+                    if not armed:  # an enclosing guard's: it reports
+                        raise
+                    result = StepResult(Verdict.UNDECIDED, "hang guard hit: the step did not "
+                                        f"finish within {hang_guard_seconds:g} s of wall-clock "
+                                        "time (a guard against a hang, not a budget; nothing "
+                                        "is claimed about the step)", "hang guard",
+                                        expected=step.expect)
         except DerivationError:
             raise
         except Exception as exc:  # noqa: BLE001 - a crashing step is reported, not hidden

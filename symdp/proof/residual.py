@@ -38,10 +38,10 @@ import itertools
 
 import sympy as sp
 
+from .budgets import Z3_RLIMIT
 from .certificates import ResidualNode
 from .kernel.rules import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
 
-Z3_MILLISECONDS = 3000
 MAX_CASES = 64
 
 
@@ -153,17 +153,20 @@ def _z3_entails(facts, lhs, rel, rhs, integers=frozenset()) -> bool:
     facts = [f for f in facts if _fact_rel(f) is not None]
     exprs = [lhs, rhs] + [side for f in facts for side in (f.lhs, f.rhs)]
     symbols = set().union(*(sp.sympify(e).free_symbols for e in exprs))
+    # z3 names in a fixed order (never from id(): the same goal gets the same names, and the
+    # same search, in every process)
+    ordered = sorted(symbols, key=sp.default_sort_key)
     for as_int in (False, True):
         if as_int and not (symbols & set(integers)):
             break
         env = {}
-        for s in symbols:
-            env[s] = z3.Int(s.name + f"_{id(s)}") if (as_int and s in integers) else \
-                z3.Real(s.name + f"_{id(s)}")
+        for i, s in enumerate(ordered):
+            env[s] = z3.Int(f"{s.name}_{i}") if (as_int and s in integers) else \
+                z3.Real(f"{s.name}_{i}")
         if as_int:
             env = {s: (z3.ToReal(v) if s in integers else v) for s, v in env.items()}
         solver = z3.Solver()
-        solver.set("timeout", Z3_MILLISECONDS)
+        solver.set("rlimit", Z3_RLIMIT)   # z3's own count of work, never its timeout
         try:
             for f in facts:
                 parts = _fact_rel(f)

@@ -10,9 +10,11 @@ the process, so verdicts do not depend on it either.
 
 Proof files are code, and a file must not be able to end, hang or hide the run: each file is
 checked in a fresh process (forked where the OS allows), with a time limit (``timeout``,
-default :data:`DEFAULT_TIMEOUT` seconds per file).  A file that calls ``sys.exit`` or
-``os._exit``, raises ``KeyboardInterrupt``/``SystemExit``, crashes its process or runs past
-the limit is reported as a load error saying so, and the other files are checked as usual.
+default :data:`DEFAULT_TIMEOUT` seconds per file): a hang guard, never a budget a verdict
+depends on (those are counted in work, :mod:`symdp.proof.budgets`).  A file that calls
+``sys.exit`` or ``os._exit``, raises ``KeyboardInterrupt``/``SystemExit``, crashes its
+process or runs past the limit is reported as a load error saying so ("hang guard hit"),
+and the other files are checked as usual.
 A worker's standard output goes to standard error (standard output carries the report).
 
 ``isolate=False`` checks in this process instead (no worker, no time limit; ``SystemExit``
@@ -172,8 +174,9 @@ def _run_isolated(tasks, files, jobs, timeout, progress):
                 if conn not in finished and now >= deadline:
                     proc.kill()
                     results[task[0]] = (task[0], [], LoadError(
-                        task[1], f"did not finish within the time limit of {timeout:g} s per "
-                                 "file (--timeout); its worker process was stopped"))
+                        task[1], f"hang guard hit: did not finish within the time limit of "
+                                 f"{timeout:g} s per file (--timeout, a guard against a hang, "
+                                 "not a budget); its worker process was stopped"))
                     finished.append(conn)
             for conn in finished:
                 task, proc, _ = running.pop(conn)

@@ -108,7 +108,7 @@ def _runs(steps: list) -> list[list]:
 
 
 def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
-                   points: int | None = None, symbolic_seconds: float | None = None,
+                   points: int | None = None, symbolic_work: int | None = None,
                    lines=None, progress=None) -> TexCheck:
     """Check every chain of ``document`` (see the module docstring); never raises on a
     failing step.  ``lines`` (source line numbers) checks only the runs of steps that
@@ -128,8 +128,8 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
     kwargs = {"dps": dps, "certify": certify}
     if points is not None:
         kwargs["points"] = points
-    if symbolic_seconds is not None:
-        kwargs["symbolic_seconds"] = symbolic_seconds
+    if symbolic_work is not None:   # heartbeats (symdp.proof.budgets), not seconds
+        kwargs["symbolic_work"] = symbolic_work
     for n, (display, run) in enumerate(pending):
         first = run[0][1]
         ident = f"line_{first.line}"

@@ -29,7 +29,7 @@ from symdp.tradeoff.base import TradeOffAt
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = sorted((ROOT / "docs" / "examples").glob("*.tex")) + \
     sorted((Path(__file__).parent / "fixtures").glob("*.tex"))
-OPTIONS = {"certify": False, "points": 6, "symbolic_seconds": 1.0, "dps": (20, 40)}
+OPTIONS = {"certify": False, "points": 6, "symbolic_work": 20_000, "dps": (20, 40)}
 COMPLEMENT = {r"\le": ">", r"\leq": ">", r"\ge": "<", r"\geq": "<", "<": r"\ge", ">": r"\le",
               "=": "<"}
 _RELATION = re.compile(r"\\leq?(?![a-z])|\\geq?(?![a-z])|<|>|=")

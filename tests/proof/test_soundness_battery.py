@@ -13,8 +13,8 @@ without symdp).  What is required:
 * a **true** statement is never REFUTED (a counterexample to a true statement would be a
   bug in a stage's rigour, e.g. a point outside the constraints).
 
-The budgets are the cascade's defaults except fewer points and shorter symbolic
-timeouts, so that the battery runs in about a minute; none of them can make a verdict
+The budgets are the cascade's defaults except fewer points and smaller symbolic budgets
+(counted in work, :mod:`symdp.proof.budgets`), so that the battery runs in about a minute; none of them can make a verdict
 wrong, only weaker.
 """
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from soundness_families import all_statements  # noqa: E402
 
 STATEMENTS = all_statements()
-SETTINGS = dict(points=8, symbolic_seconds=0.5, box_limit=60)
+SETTINGS = dict(points=8, symbolic_work=10_000, box_limit=60)
 
 # families whose false statements all have an exact rational witness the search proposes:
 # for these, UNDECIDED is not good enough
@@ -124,7 +124,7 @@ from symdp.core.errors import DerivationError, InvalidParameterError  # noqa: E4
 KERNEL = kernel_statements()
 # the battery's budgets, with a longer symbolic limit: a wrong PROVED of landed main must
 # not turn into a timeout on a loaded machine (the strict xfails would flip by chance)
-KERNEL_SETTINGS = dict(SETTINGS, symbolic_seconds=2.0)
+KERNEL_SETTINGS = dict(SETTINGS, symbolic_work=40_000)
 KERNEL_FAMILIES = ("enumerated", "sign", "undefined", "piecewise", "declarations", "cache")
 
 

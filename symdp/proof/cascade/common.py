@@ -12,9 +12,7 @@ from ..verdict import Counterexample, StepResult, Verdict
 
 DEFAULT_DPS = (30, 60)
 DEFAULT_POINTS = 24
-SYMBOLIC_SECONDS = 4.0
-POINT_SECONDS = 3.0  # a point whose evaluation takes longer is skipped (and counted as skipped)
-SEARCH_SECONDS = 10.0  # a safety net only: the search's own budget is a count of evaluations
+# the budgets of the stages, counted in work, are in symdp.proof.budgets
 
 
 def expand(expr: sp.Basic) -> sp.Basic:

@@ -9,10 +9,9 @@ import sympy as sp
 from ...core.enumerable import Enumerated
 from ...core.errors import DerivationError
 from ..sampling import seed_for
-from ..timeouts import Timeout as _Timeout
-from ..timeouts import time_limit
+from ..budgets import DECIDE_WORK, POINT_WORK, SEARCH_WORK, WorkExhausted, work_limit
 from ..verdict import Counterexample, StepResult, Verdict
-from .common import POINT_SECONDS, SEARCH_SECONDS, _point_str, _relevant_conditions, _sample_symbols
+from .common import _point_str, _relevant_conditions, _sample_symbols
 from .numeric import _numeric
 
 
@@ -28,11 +27,14 @@ def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
     conditions = _relevant_conditions(derivation, step)
     decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols)
     try:
-        with time_limit(SEARCH_SECONDS):
+        with work_limit(SEARCH_WORK):
             outcome = search(lhs, rhs, step.relation, symbols, derivation.hypotheses, conditions,
                              decide=decide, seed=seed_for(derivation.id, index, "search"))
-    except _Timeout:
-        return result
+    except WorkExhausted:
+        note = f"counterexample search: stopped at its budget ({SEARCH_WORK} heartbeats)"
+        return StepResult(result.verdict, f"{result.detail}; {note}", result.stage,
+                          result.counterexample, worst_margin=result.worst_margin,
+                          points=result.points, extra=result.extra)
     except DerivationError:
         raise
     except Exception as exc:  # noqa: BLE001 - a failing search decides nothing
@@ -87,22 +89,22 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
         if not admissible(point):
             return None
         try:
-            with time_limit(POINT_SECONDS):
+            with work_limit(POINT_WORK):
                 if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):
                     lhs.xreplace(point), rhs.xreplace(point)  # an object may reject the point
                 elif fns is None:
                     return None
-        except (ValueError, _Timeout):
+        except (ValueError, WorkExhausted):
             return None
         if fns is not None:
             from .certified.points import FAILS, check_point
             from ...numeric.balls import arb
 
             try:
-                with time_limit(2 * POINT_SECONDS):
+                with work_limit(DECIDE_WORK):
                     c = check_point(fns[0], fns[1], lhs, rhs, relation, point, dps=max(dps),
                                     radius=arb(10) ** (-(max(dps) - 20)), deep=relation == "=")
-            except (_Timeout, ValueError, ZeroDivisionError, ArithmeticError):
+            except (WorkExhausted, ValueError, ZeroDivisionError, ArithmeticError):
                 return None
             if c is None or c.status != FAILS:
                 return None

@@ -6,8 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..derivation import Derivation, Step
-from ..timeouts import Timeout as _Timeout
-from ..timeouts import time_limit
+from ..budgets import DENOMINATOR_WORK, WorkExhausted, work_limit
 from ..verdict import StepResult, Verdict
 
 
@@ -46,7 +45,7 @@ def _undefined_on_domain(step: Step, derivation: Derivation) -> StepResult | Non
             if domain is None or x in coupled:
                 continue
             try:
-                with time_limit(1.0):
+                with work_limit(DENOMINATOR_WORK):
                     for cond in narrowing.get(x, ()):
                         domain = domain.intersect(
                             sp.solve_univariate_inequality(cond, x, relational=False))
@@ -54,7 +53,7 @@ def _undefined_on_domain(step: Step, derivation: Derivation) -> StepResult | Non
                     if not isinstance(zeros, sp.FiniteSet) or not zeros:
                         continue
                     point = min(zeros, key=lambda z: (sp.count_ops(z), sp.default_sort_key(z)))
-            except (_Timeout, Exception):  # noqa: BLE001 - cannot tell: leave it to the cascade
+            except (WorkExhausted, Exception):  # noqa: BLE001 - cannot tell: leave it to the cascade
                 continue
             return StepResult(
                 Verdict.UNDECIDED,

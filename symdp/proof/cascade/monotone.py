@@ -35,6 +35,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.special import Phi
+from ..budgets import SIGN_WORK_MEDIUM, SIGN_WORK_QUICK
 
 SMOOTH = (sp.exp, sp.log, sp.erf, sp.erfc, sp.tanh, sp.atan, sp.sinh, sp.cosh, Phi)
 MAX_DEPTH = 3
@@ -61,10 +62,10 @@ def _defined_everywhere(e, signs) -> bool:
         if k.is_Integer and k > 0:
             continue
         need = ">" if (k.is_negative or not k.is_number) else ">="
-        if not signs.sign(b, need, 1.0)[0]:
+        if not signs.sign(b, need, SIGN_WORK_QUICK)[0]:
             return False
     for lg in e.atoms(sp.log):
-        if lg.args[0].free_symbols and not signs.sign(lg.args[0], ">", 1.0)[0]:
+        if lg.args[0].free_symbols and not signs.sign(lg.args[0], ">", SIGN_WORK_QUICK)[0]:
             return False
     return True
 
@@ -72,7 +73,7 @@ def _defined_everywhere(e, signs) -> bool:
 def _sign_of(e, want, signs) -> tuple[bool, str]:
     from .certified.tail import Relaxer
 
-    ok, why = signs.sign(e, want, 1.5)
+    ok, why = signs.sign(e, want, SIGN_WORK_MEDIUM)
     if ok:
         return True, why
     ok, notes = Relaxer(signs).prove(e, want, tried=True)
@@ -100,19 +101,16 @@ def _constant_sign(value, strict: bool) -> bool:
 
 
 def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0,
-                          deadline: float | None = None, chain: list | None = None) -> str:
+                          chain: list | None = None) -> str:
     """A reason why ``margin >= 0`` (``> 0`` when ``strict``) on the product of the domains,
-    or "" when none is found (also when ``deadline``, a ``time.perf_counter()`` value, passes).
+    or "" when none is found.  Its budget is the caller's :func:`~symdp.proof.budgets.work_limit`
+    (:data:`~symdp.proof.budgets.MONOTONICITY_WORK` in the symbolic stage).
 
     On success ``chain`` (when given) receives the argument as ``(x, end, direction,
     end_open)`` per level, outermost first: what the kernel re-derives and confirms."""
-    import time
-
     from .certified.reduce import _Signs
 
-    if deadline is None:
-        deadline = time.perf_counter() + 6.0
-    if depth > MAX_DEPTH or not _smooth(margin) or time.perf_counter() > deadline:
+    if depth > MAX_DEPTH or not _smooth(margin):
         return ""
     free = sorted(margin.free_symbols, key=lambda s: s.name)
     if not free:
@@ -124,8 +122,6 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
     if not _defined_everywhere(margin, signs):
         return ""
     for x in free:
-        if time.perf_counter() > deadline:
-            return ""
         dom = domains[x]
         try:
             d = sp.diff(margin, x)
@@ -144,8 +140,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
             rest = {s: dom_ for s, dom_ in domains.items() if s != x}
             need_strict = strict and not end_open
             inner_chain = []
-            inner = prove_by_monotonicity(at_end, need_strict, rest, depth + 1, deadline,
-                                          inner_chain)
+            inner = prove_by_monotonicity(at_end, need_strict, rest, depth + 1, inner_chain)
             if inner:
                 if chain is not None:
                     chain.extend([(x, end, direction, bool(end_open))] + inner_chain)

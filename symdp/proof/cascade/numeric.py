@@ -1,17 +1,18 @@
 """The numeric stage of the check cascade (:mod:`symdp.proof.check`): both sides at two
 precisions at seeded points from the hypotheses; a failure at the higher precision is
 confirmed at twice that precision, and exactly when both sides are rational there, before it
-is reported as REFUTED."""
+is reported as REFUTED.  A point whose substitution or evaluation spends its budget
+(:data:`~symdp.proof.budgets.POINT_WORK`, :data:`~symdp.proof.budgets.EVALUATION_WORK`,
+counted in work) is skipped, and counted as skipped."""
 
 from __future__ import annotations
 
 import sympy as sp
 
 from ..sampling import sample_points, seed_for
-from ..timeouts import Timeout as _Timeout
-from ..timeouts import time_limit
+from ..budgets import CONFIRMATION_WORK, EVALUATION_WORK, POINT_WORK, WorkExhausted, work_limit
 from ..verdict import StepResult, Verdict
-from .common import (POINT_SECONDS, _evaluate, _exact_value, _fmt, _refutation,
+from .common import (_evaluate, _exact_value, _fmt, _refutation,
                      _relation_holds, _relevant_conditions, _sample_symbols)
 
 
@@ -36,17 +37,17 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
     worst = None
     for point in points:
         try:
-            with time_limit(POINT_SECONDS):  # substitution can evaluate (ties in Piecewise)
+            with work_limit(POINT_WORK):  # substitution can evaluate (ties in Piecewise)
                 L0, R0 = lhs.xreplace(point), rhs.xreplace(point)
-        except (ValueError, _Timeout):  # an object rejects the point (e.g. a parameter at a singular edge)
+        except (ValueError, WorkExhausted):  # an object rejects the point (e.g. a parameter at a singular edge)
             skipped += 1
             continue
         results = []
         for d in (lo_dps, hi_dps):
             try:
-                with time_limit(POINT_SECONDS):
+                with work_limit(EVALUATION_WORK):
                     lv, rv = _evaluate(L0, d), _evaluate(R0, d)
-            except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
+            except (ValueError, ZeroDivisionError, ArithmeticError, WorkExhausted):
                 lv = rv = None
             results.append((d, lv, rv))
         if any(lv is None or rv is None for _, lv, rv in results):
@@ -84,9 +85,9 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
         # confirm at a third, higher precision before refuting
         d3 = 2 * hi_dps
         try:
-            with time_limit(4 * POINT_SECONDS):
+            with work_limit(CONFIRMATION_WORK):
                 lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
-        except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
+        except (ValueError, ZeroDivisionError, ArithmeticError, WorkExhausted):
             lv3 = rv3 = None
         if lv3 is None or rv3 is None:
             skipped += 1

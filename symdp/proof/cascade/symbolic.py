@@ -2,7 +2,8 @@
 hypotheses turned into SymPy assumptions, ``simplify(lhs - rhs)`` (also after rewriting
 :math:`\\Phi` to ``erfc``), the sign of the difference for inequalities, also after
 reparametrising bounded parameters ``x = a + (b - a)/(1 + t)``, ``t >= 0``, and
-derivative-sign monotonicity (:mod:`symdp.proof.cascade.monotone`).
+derivative-sign monotonicity (:mod:`symdp.proof.cascade.monotone`).  Each attempt has a
+budget counted in work (:func:`symdp.proof.budgets.work_limit`), never in seconds.
 
 A proposer: :func:`symbolic_certificates` yields certificates
 (:class:`~symdp.proof.certificates.SymbolicCertificate`) for :func:`symdp.proof.kernel.accept`,
@@ -10,23 +11,22 @@ or a REFUTED result; it never says that a step holds."""
 
 from __future__ import annotations
 
-import time
-
 import sympy as sp
 
 from ...core.enumerable import Enumerated
 from ..assumptions import assumption_symbols
-from ..timeouts import Timeout as _Timeout
-from ..timeouts import time_limit
+from ..budgets import WorkExhausted, work_limit
 from ..certificates import SymbolicCertificate
 from ..verdict import Counterexample, StepResult, Verdict
 from .common import _sign_holds
 
 
-def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
+def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list):
     """Yield a certificate per symbolic argument found (the kernel accepts or refuses each),
     or a REFUTED StepResult (a strict relation between sides that simplify to equal);
-    what was tried is appended to ``tried``."""
+    what was tried is appended to ``tried``.  ``work``: the heartbeats of each rewriting
+    attempt, of the reparametrised sign analysis and of the monotonicity argument
+    (:data:`symdp.proof.budgets.SIMPLIFY_WORK` by default)."""
     mapping = assumption_symbols(hypotheses)
     L, R = lhs.xreplace(mapping), rhs.xreplace(mapping)
     if L.atoms(Enumerated) or R.atoms(Enumerated):
@@ -45,11 +45,11 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
     simplified_forms = []
     for name, attempt in attempts:
         try:
-            with time_limit(seconds):
+            with work_limit(work):
                 simplified = attempt(diff)
                 verdict = _sign_holds(simplified, relation)
-        except _Timeout:
-            tried.append(f"{name}: timed out after {seconds:g} s")
+        except WorkExhausted:
+            tried.append(f"{name}: undecided within its budget ({work} heartbeats)")
             continue
         except Exception as exc:  # noqa: BLE001 - a stage that fails just does not decide
             tried.append(f"{name}: {type(exc).__name__}")
@@ -71,11 +71,12 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
     if relation != "=" and simplified_forms:
         # sign analysis after reparametrising bounded parameters
         try:
-            with time_limit(seconds):
+            with work_limit(work):
                 decided = _sign_by_reparametrisation(simplified_forms[0], relation, hypotheses,
                                                      mapping)
-        except _Timeout:
-            tried.append("reparametrised sign analysis: timed out")
+        except WorkExhausted:
+            tried.append(f"reparametrised sign analysis: undecided within its budget ({work} "
+                         "heartbeats)")
             decided = False
         except Exception as exc:  # noqa: BLE001
             tried.append(f"reparametrised sign analysis: {type(exc).__name__}")
@@ -92,19 +93,21 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
         from .monotone import prove_by_monotonicity
 
         margin = (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
-        chain = []
+        chain, why = [], ""
         try:
-            why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
-                                        deadline=time.perf_counter() + seconds, chain=chain)
+            with work_limit(work):
+                why = prove_by_monotonicity(margin, relation in ("<", ">"), hypotheses,
+                                            chain=chain)
+        except WorkExhausted:
+            tried.append(f"monotonicity: undecided within its budget ({work} heartbeats)")
         except Exception as exc:  # noqa: BLE001 - undecided, not wrong
-            why = ""
             tried.append(f"monotonicity: {type(exc).__name__}")
         if why:
             yield SymbolicCertificate(lhs, rhs, relation, "symbolic",
                                       f"derivative-sign monotonicity: {why}",
                                       chain=tuple(chain))
             tried.append("monotonicity: decided; not accepted")
-        else:
+        elif not tried[-1].startswith("monotonicity: undecided within"):
             tried.append("monotonicity: undecided")
 
 

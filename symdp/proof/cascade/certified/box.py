@@ -278,12 +278,12 @@ def _has_implicit(expr) -> bool:
 
 def _simplify_after(expr):
     """Tidy an expression after a change of variables (cancel 1/(1 - t) factors)."""
-    from ...timeouts import Timeout as _Timeout, time_limit
+    from ...budgets import INTERVAL_FORM_WORK, WorkExhausted, work_limit
 
     try:
-        with time_limit(2.0):
+        with work_limit(INTERVAL_FORM_WORK):
             return sp.simplify(sp.together(expr))
-    except (_Timeout, Exception):  # noqa: BLE001 - keep the plain substitution
+    except (WorkExhausted, Exception):  # noqa: BLE001 - keep the plain substitution
         return expr
 
 
@@ -664,12 +664,12 @@ def _second_derivative(cache: dict, firsts, variables, i):
 def _factored(expr):
     """``expr`` factored when that is quick (a product of signed factors has a tighter ball
     than the expanded sum: ``y (3 - 2 x y)`` vs ``3 y - 2 x y^2`` near ``x = y = 0``)."""
-    from ...timeouts import Timeout as _Timeout, time_limit
+    from ...budgets import FACTOR_WORK, WorkExhausted, work_limit
 
     try:
-        with time_limit(1.0):
+        with work_limit(FACTOR_WORK):
             return sp.factor(expr)
-    except (_Timeout, Exception):  # noqa: BLE001
+    except (WorkExhausted, Exception):  # noqa: BLE001
         return expr
 
 

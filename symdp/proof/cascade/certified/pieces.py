@@ -62,17 +62,19 @@ def _conditions(expr):
     return out
 
 
-def breakpoints(margin, symbol, lo, hi, seconds: float = 4.0):
+def breakpoints(margin, symbol, lo, hi, work: int | None = None):
     """The exact roots in ``(lo, hi)`` of every switching function of ``margin``, sorted;
-    None when a switching function involves another symbol or a root set is not finite."""
-    from ...timeouts import Timeout as _Timeout, time_limit
+    None when a switching function involves another symbol or a root set is not finite,
+    or when they are not found within ``work`` heartbeats
+    (:data:`~symdp.proof.budgets.BREAKPOINT_WORK` by default)."""
+    from ...budgets import BREAKPOINT_WORK, WorkExhausted, work_limit
 
     funcs = _conditions(margin)
     if funcs is None:
         return None
     roots = []
     try:
-        with time_limit(seconds):
+        with work_limit(BREAKPOINT_WORK if work is None else work):
             for g in funcs:
                 g = sp.sympify(g)
                 if g.free_symbols - {symbol}:
@@ -86,7 +88,7 @@ def breakpoints(margin, symbol, lo, hi, seconds: float = 4.0):
                     if not (r.is_real and r.is_number):
                         return None
                     roots.append(r)
-    except (_Timeout, Exception):  # noqa: BLE001 - no split, the ordinary search runs
+    except (WorkExhausted, Exception):  # noqa: BLE001 - no split, the ordinary search runs
         return None
     return _sorted_distinct(roots)
 
@@ -165,13 +167,13 @@ def sign_at(margin, symbol, point, strict: bool, bits: int = 256):
 
     The point is substituted exactly (SymPy decides the conditions there), the result
     simplified; 0 is decided exactly, anything else by a ball at ``bits`` of precision."""
-    from ...timeouts import Timeout as _Timeout, time_limit
+    from ...budgets import SIGN_AT_WORK, WorkExhausted, work_limit
     from ....numeric.ball_compiler import UnsupportedExpression, evaluate_ball
 
     try:
-        with time_limit(3.0):
+        with work_limit(SIGN_AT_WORK):
             v = sp.simplify(_exact_at(margin, symbol, point))
-    except (_Timeout, Exception):  # noqa: BLE001
+    except (WorkExhausted, Exception):  # noqa: BLE001
         return None
     if v.has(sp.Piecewise, sp.nan, sp.zoo) or v.free_symbols:
         return None

@@ -143,12 +143,13 @@ class _Signs:
                for a in e.atoms(sp.exp) if a.args[0].is_nonnegative}
         return e.xreplace(sub) if sub else e
 
-    def sign(self, e, want: str, seconds: float = 3.0) -> tuple[bool, str]:
-        """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses?"""
-        from ...timeouts import Timeout as _Timeout, time_limit
+    def sign(self, e, want: str, work: int | None = None) -> tuple[bool, str]:
+        """Is ``e >= 0`` (want ``">="``) or ``e > 0`` (``">"``) decided under the hypotheses,
+        within ``work`` heartbeats (:data:`~symdp.proof.budgets.SIGN_WORK` by default)?"""
+        from ...budgets import SIGN_WORK, WorkExhausted, work_limit
 
         try:
-            with time_limit(seconds):
+            with work_limit(SIGN_WORK if work is None else work):
                 for form in self._forms(e):
                     v = form.is_nonnegative if want == ">=" else form.is_positive
                     if v:
@@ -156,7 +157,7 @@ class _Signs:
                 if _branched(e):
                     return False, ""
                 return self._by_factors(e, want)
-        except (_Timeout, Exception):  # noqa: BLE001 - undecided, not wrong
+        except (WorkExhausted, Exception):  # noqa: BLE001 - undecided, not wrong
             return False, ""
 
     def _by_factors(self, e, want):

@@ -24,9 +24,11 @@ relaxed search (n real, :math:`n = a + t/(1-t)`), which is stated as such.
 from __future__ import annotations
 
 import itertools
-import time
 
 import sympy as sp
+
+from ...budgets import (SIGN_WORK, SIGN_WORK_LIGHT, TAIL_LIMIT_WORK, TAIL_STEP_WORK, TAIL_WORK,
+                        WorkExhausted, heartbeats, work_limit)
 
 TAIL_SPAN = 63   # N0 = a + TAIL_SPAN: 64 integers in the finite part
 
@@ -41,7 +43,6 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
 
     The finite part (``n in lo..n0``, certified by the caller's boxes) includes ``n = n0``,
     which the induction-style arguments start from."""
-    from ...timeouts import Timeout as _Timeout, time_limit
     from .reduce import _Signs
 
     strict = relation in ("<", ">")
@@ -52,10 +53,10 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
     relevant = [c for c in constraints if c.free_symbols <= set(others) | {n}]
     # m(n, y) >= m(n0, y) needs (n0, y) admissible whenever (n, y) is: no constraint on n
     free_n = not any(n in c.free_symbols for c in relevant)
-    start = time.perf_counter()
+    start = heartbeats()
     try:
         on_integers = _Signs({**others, n: sp.Range(n0, sp.oo)}, relevant)
-        ok, why = on_integers.sign(margin, want, _seconds(margin))
+        ok, why = on_integers.sign(margin, want, _sign_work(margin))
         if ok:
             return f"the sign of the margin for {n.name} = {n0} + j, j >= 0 ({why})"
         ints = Relaxer(on_integers)
@@ -63,7 +64,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
         if ok:
             return (f"the margin is >= a lower bound that is {want} 0 for every integer "
                     f"{n.name} >= {n0} (relaxations: {_notes(notes)})")
-        with time_limit(2.0):
+        with work_limit(TAIL_STEP_WORK):
             d = sp.diff(margin, n)
         on_reals = _Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
         reals = Relaxer(on_reals)
@@ -82,19 +83,22 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
                 if why:
                     return why
         if margin.free_symbols == {n} and on_reals.sign(-d, ">=")[0]:
-            with time_limit(3.0):
+            with work_limit(TAIL_LIMIT_WORK):
                 limit = sp.limit(margin, n, sp.oo)
             if limit.is_number and limit.is_finite:
                 decided = limit.is_positive if strict else limit.is_nonnegative
                 if decided:
                     return (f"d(margin)/d{n.name} <= 0 for every real {n.name} >= {n0} and "
                             f"the margin tends to {sp.sstr(limit)} {'>' if strict else '>='} 0")
-    except (_Timeout, Exception):  # noqa: BLE001 - no tail argument, not a wrong one
+    except (WorkExhausted, Exception):  # noqa: BLE001 - no tail argument, not a wrong one
         return ""
     return ""
 
 
-_BUDGET = 6.0   # seconds for the induction-style arguments of one tail
+def _spent(start) -> bool:
+    """Has the tail argument spent :data:`~symdp.proof.budgets.TAIL_WORK` heartbeats since
+    ``start``?  (The induction-style arguments are then not tried.)"""
+    return heartbeats() - start > TAIL_WORK
 
 
 def _tidy(e):
@@ -105,12 +109,12 @@ def _tidy(e):
         return e
 
 
-def _seconds(e) -> float:
-    """The time for SymPy's assumptions on ``e``: short when a transcendental atom depends
+def _sign_work(e) -> int:
+    """The budget of SymPy's assumptions on ``e``: small when a transcendental atom depends
     on a parameter (the assumptions rarely decide those, and slowly; the relaxations do)."""
     heavy = any(a.free_symbols for a in e.atoms(sp.log, sp.exp)) or any(
         not p.exp.is_number and p.base.free_symbols for p in e.atoms(sp.Pow))
-    return 0.4 if heavy else 3.0
+    return SIGN_WORK_LIGHT if heavy else SIGN_WORK
 
 
 def _notes(notes) -> str:
@@ -122,20 +126,18 @@ def _by(notes) -> str:
 
 
 def _simplified(e):
-    from ...timeouts import time_limit
-
-    with time_limit(2.0):
+    with work_limit(TAIL_STEP_WORK):
         return sp.factor(sp.powsimp(sp.together(sp.expand_power_base(e, force=False))))
 
 
 def _induction(margin, n, n0, ints, start) -> str:
     """m(n + 1) - m(n) >= 0 for every integer n >= n0: m(n) >= m(n0) >= 0 by induction."""
-    if time.perf_counter() - start > _BUDGET:
+    if _spent(start):
         return ""
     step = margin.subs(n, n + 1) - margin
     try:
         step = _simplified(step)
-    except Exception:  # noqa: BLE001 - the unsimplified difference
+    except (WorkExhausted, Exception):  # noqa: BLE001 - the unsimplified difference
         pass
     ok, notes = ints.prove(step, ">=")
     if not ok:
@@ -153,7 +155,7 @@ def _parts(margin):
 def _ratio(margin, n, n0, ints, strict, start) -> str:
     """margin = P - Q with P, Q > 0 and P(n+1)/P(n) >= Q(n+1)/Q(n) for every integer
     n >= n0: P/Q is nondecreasing, and P(n0)/Q(n0) >= 1 (> 1) by the boxes."""
-    if time.perf_counter() - start > _BUDGET:
+    if _spent(start):
         return ""
     P, Q = _parts(margin)
     if P == 0 or Q == 0 or not (ints.holds(P, ">") and ints.holds(Q, ">")):
@@ -170,7 +172,7 @@ def _ratio(margin, n, n0, ints, strict, start) -> str:
 
 def _shifted_difference(margin, n, n0, reals, start) -> str:
     """margin = G(n + 1) - G(n) with dG/dn >= 0 for every real n >= n0 (mean value theorem)."""
-    if time.perf_counter() - start > _BUDGET:
+    if _spent(start):
         return ""
     P, Q = _parts(margin)
     if P == 0 or Q == 0:
@@ -224,7 +226,7 @@ class Relaxer:
     def holds(self, e, want=">=") -> bool:
         key = (e, want)
         if key not in self._memo:
-            self._memo[key] = bool(self.signs.sign(e, want, _seconds(e))[0])
+            self._memo[key] = bool(self.signs.sign(e, want, _sign_work(e))[0])
         return self._memo[key]
 
     def bounds(self, e, d: int):
