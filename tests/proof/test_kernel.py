@@ -184,7 +184,7 @@ def test_the_bagging_counts_enumeration_is_evidence(monkeypatch):
                      constraints=d.constraints, enumeration=d.enumeration)
     proved = check_derivation(one).steps[0]
     assert proved.verdict is Verdict.PROVED and proved.stage != "enumeration"
-    monkeypatch.setattr(check_module, "_counting", lambda *a, **k: (None, ""))
+    monkeypatch.setattr(check_module, "counting_stage", lambda *a, **k: (None, ""))
     r = check_derivation(one).steps[0]
     assert r.verdict is Verdict.ENUMERATED_ON_RANGE and not r.holds_everywhere
     assert "exactly for" in r.detail

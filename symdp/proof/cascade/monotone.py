@@ -108,7 +108,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
     end_open)`` per level, outermost first: what the kernel re-derives and confirms."""
     import time
 
-    from .certified.reduce import _Signs
+    from .certified.reduce import Signs
 
     if deadline is None:
         deadline = time.perf_counter() + 6.0
@@ -120,7 +120,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
     if any(s not in hypotheses or not isinstance(hypotheses[s], sp.Interval) for s in free):
         return ""
     domains = {s: hypotheses[s] for s in free}
-    signs = _Signs(domains, ())
+    signs = Signs(domains, ())
     if not _defined_everywhere(margin, signs):
         return ""
     for x in free:

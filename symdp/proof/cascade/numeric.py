@@ -11,14 +11,14 @@ from ..sampling import sample_points, seed_for
 from ..timeouts import Timeout as _Timeout
 from ..timeouts import time_limit
 from ..verdict import StepResult, Verdict
-from .common import (POINT_SECONDS, _evaluate, _exact_value, _fmt, _refutation,
-                     _relation_holds, _relevant_conditions, _sample_symbols)
+from .common import (POINT_SECONDS, evaluate_at, exact_value, format_value, refutation,
+                     relation_holds, relevant_conditions, sample_symbols)
 
 
-def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
+def numeric_stage(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
     lo_dps, hi_dps = dps
-    symbols = _sample_symbols(derivation, step)
-    conditions = _relevant_conditions(derivation, step)
+    symbols = sample_symbols(derivation, step)
+    conditions = relevant_conditions(derivation, step)
     if points is None:
         points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
                                seed=seed_for(derivation.id, index))
@@ -45,7 +45,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
         for d in (lo_dps, hi_dps):
             try:
                 with time_limit(POINT_SECONDS):
-                    lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+                    lv, rv = evaluate_at(L0, d), evaluate_at(R0, d)
             except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
                 lv = rv = None
             results.append((d, lv, rv))
@@ -57,21 +57,21 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
             holds = {"=": lv == rv, "<=": lv <= rv, "<": lv < rv,
                      ">=": lv >= rv, ">": lv > rv}[relation]
             if not bool(holds):
-                return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked)
+                return refutation(point, lv, rv, relation, "numeric", hi_dps, checked)
             checked += 1
             continue
         oks = []
         for d, lv, rv in results:
             tol = sp.Float(10, d) ** (-(d - 10)) * max(sp.Float(1), abs(lv), abs(rv))
-            oks.append(_relation_holds(lv, rv, relation, tol))
+            oks.append(relation_holds(lv, rv, relation, tol))
         _, lv, rv = results[-1]
         if relation in ("<", ">"):
             tol = sp.Float(10, hi_dps) ** (-(hi_dps - 10)) * max(sp.Float(1), abs(lv), abs(rv))
             if abs(lv - rv) <= tol:
-                exact = _exact_value(L0 - R0)
+                exact = exact_value(L0 - R0)
                 if exact is not None and exact == 0:
-                    return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked,
-                                       exact_values=(_exact_value(L0), _exact_value(R0)))
+                    return refutation(point, lv, rv, relation, "numeric", hi_dps, checked,
+                                       exact_values=(exact_value(L0), exact_value(R0)))
                 skipped += 1  # equal to within precision: strictness cannot be seen here
                 continue
         if all(oks):
@@ -85,21 +85,21 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
         d3 = 2 * hi_dps
         try:
             with time_limit(4 * POINT_SECONDS):
-                lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
+                lv3, rv3 = evaluate_at(L0, d3), evaluate_at(R0, d3)
         except (ValueError, ZeroDivisionError, ArithmeticError, _Timeout):
             lv3 = rv3 = None
         if lv3 is None or rv3 is None:
             skipped += 1
             continue
         tol3 = sp.Float(10, d3) ** (-(d3 - 10)) * max(sp.Float(1), abs(lv3), abs(rv3))
-        if _relation_holds(lv3, rv3, relation, tol3):
+        if relation_holds(lv3, rv3, relation, tol3):
             if oks[-1]:
                 checked += 1
                 continue
             skipped += 1  # the two higher precisions disagree: not counted either way
             continue
-        exact_l, exact_r = _exact_value(L0), _exact_value(R0)
-        return _refutation(point, lv3, rv3, relation, "numeric", d3, checked,
+        exact_l, exact_r = exact_value(L0), exact_value(R0)
+        return refutation(point, lv3, rv3, relation, "numeric", d3, checked,
                            exact_values=(exact_l, exact_r), also=hi_dps)
     if checked == 0:
         return StepResult(Verdict.UNDECIDED, f"numeric: no point could be evaluated "
@@ -108,7 +108,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
     if worst is not None:
         margin_text = sp.Float(worst[0], 5).__str__()
     kind = "worst margin" if relation != "=" else "largest |lhs - rhs|"
-    shown = margin_text if relation != "=" or worst is None else _fmt(abs(worst[0]), 5)
+    shown = margin_text if relation != "=" or worst is None else format_value(abs(worst[0]), 5)
     detail = (f"{checked} points agree at {lo_dps} and {hi_dps} digits"
               + (f", {kind} {shown}" if worst is not None else "")
               + (f"; {skipped} points skipped (not evaluable or equal to within precision)"

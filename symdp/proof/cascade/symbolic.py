@@ -20,7 +20,7 @@ from ..timeouts import Timeout as _Timeout
 from ..timeouts import time_limit
 from ..certificates import SymbolicCertificate
 from ..verdict import Counterexample, StepResult, Verdict
-from .common import _sign_holds
+from .common import sign_holds
 
 
 def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
@@ -47,7 +47,7 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, seconds, tried: list):
         try:
             with time_limit(seconds):
                 simplified = attempt(diff)
-                verdict = _sign_holds(simplified, relation)
+                verdict = sign_holds(simplified, relation)
         except _Timeout:
             tried.append(f"{name}: timed out after {seconds:g} s")
             continue
@@ -125,11 +125,11 @@ def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> tuple:
     if not substitutions:
         return ()
     re_diff = sp.simplify(diff.xreplace(substitutions))
-    if _sign_holds(re_diff, relation) is not True:
+    if sign_holds(re_diff, relation) is not True:
         return ()
     for dummy, value in endpoints:
         at_end = sp.simplify(diff.xreplace({dummy: value}))
-        if _sign_holds(at_end, relation) is not True:
+        if sign_holds(at_end, relation) is not True:
             return ()
     back = {v: k for k, v in mapping.items()}
     return tuple((back.get(d, d), next(iter(e.free_symbols)), e) for d, e in substitutions.items())

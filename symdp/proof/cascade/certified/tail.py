@@ -42,7 +42,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
     The finite part (``n in lo..n0``, certified by the caller's boxes) includes ``n = n0``,
     which the induction-style arguments start from."""
     from ...timeouts import Timeout as _Timeout, time_limit
-    from .reduce import _Signs
+    from .reduce import Signs
 
     strict = relation in ("<", ">")
     want = ">" if strict else ">="
@@ -54,7 +54,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
     free_n = not any(n in c.free_symbols for c in relevant)
     start = time.perf_counter()
     try:
-        on_integers = _Signs({**others, n: sp.Range(n0, sp.oo)}, relevant)
+        on_integers = Signs({**others, n: sp.Range(n0, sp.oo)}, relevant)
         ok, why = on_integers.sign(margin, want, _seconds(margin))
         if ok:
             return f"the sign of the margin for {n.name} = {n0} + j, j >= 0 ({why})"
@@ -65,7 +65,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
                     f"{n.name} >= {n0} (relaxations: {_notes(notes)})")
         with time_limit(2.0):
             d = sp.diff(margin, n)
-        on_reals = _Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
+        on_reals = Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
         reals = Relaxer(on_reals)
         if free_n:
             why = _shifted_difference(margin, n, n0, reals, start)
