@@ -44,7 +44,7 @@ from ..certificates import (BoxCertificate, Certificate, CountingCertificate, Do
                             FiniteCertificate, InductionCertificate, StructuralCertificate,
                             SymbolicCertificate, fraction, margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
-from . import deciders
+from . import deciders, replay
 
 _SEAL = object()          # only this module holds it
 
@@ -231,73 +231,73 @@ def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
             short.append((s, inside))
             ranged.append(f"{s.name} <= {max(inside)}" if inside and sets[s].sup is sp.oo
                           else f"{s.name} in {{{', '.join(map(str, sorted(inside)))}}}")
-    if c.cases <= 0:
-        return _refused("no case was evaluated", c.stage)
+    points = replay.cases(c.values, (c.lhs, c.rhs), domain)   # every case, evaluated here
+    if isinstance(points, str) or not points:
+        return _refused(points or "no case to evaluate", c.stage)
+    how, why = replay.decide_cases(c.lhs, c.rhs, c.relation, points)
+    if why:
+        return _refused(why, c.stage)
     if short:
         token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL)
         return StepResult(Verdict.ENUMERATED_ON_RANGE, f"exactly for {', '.join(ranged)} "
-                          f"({c.cases} cases): a sample of an infinite domain, evidence; "
-                          f"{c.detail}", c.stage, points=c.cases, acceptance=token)
-    verdict = Verdict.ENUMERATED if c.how == "exact" and c.stage == "enumeration" \
+                          f"({len(points)} cases): a sample of an infinite domain, evidence; "
+                          f"{c.detail}", c.stage, points=len(points), acceptance=token)
+    verdict = Verdict.ENUMERATED if how == "exact" and c.stage == "enumeration" \
         else Verdict.CERTIFIED
-    return _held(verdict, c.detail, c.stage, c, points=c.cases)
+    return _held(verdict, f"{c.detail}; every case re-evaluated by the kernel ({how})",
+                 c.stage, c, points=len(points))
 
 
 def _first_missing(domain_set, values):
     """A point of ``domain_set`` not among ``values`` (None: all of it is enumerated)."""
-    if isinstance(domain_set, sp.FiniteSet):
+    if isinstance(domain_set, sp.FiniteSet) or (isinstance(domain_set, sp.Range)
+                                                and domain_set.size.is_finite):
         return next((v for v in domain_set if v not in values), None)
-    if isinstance(domain_set, sp.Range) and domain_set.size.is_finite:
-        return next((v for v in domain_set if v not in values), None)
-    if isinstance(domain_set, sp.Intersection):
+    if isinstance(domain_set, sp.Intersection) and domain_set.is_subset(sp.S.Integers):
         lo, hi = domain_set.inf, domain_set.sup
-        if lo.is_finite and hi.is_finite and all(
-                getattr(a, "is_subset", None) and a.is_subset(sp.S.Integers) for a in [domain_set]):
+        if lo.is_finite and hi.is_finite:
             return next((v for v in sp.Range(sp.ceiling(lo), sp.floor(hi) + 1)
                          if domain_set.contains(v) is sp.true and v not in values), None)
     return domain_set.inf if domain_set.inf.is_finite else sp.oo  # infinite or not integer
 
 
 def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
-    sets = domain.sets
+    """Coverage of the main claim's search boxes (and tails), then every search replayed
+    leaf by leaf (:func:`.replay.replay_search`), then the facts."""
+    def claim(q):
+        return q.piece_of or (q.lhs, q.relation, q.rhs)
+    main = [q for q in c.searches if claim(q) == claim(c.searches[0])] if c.searches else []
+    if len(main) > 1 and not all(q.piece_of and len(q.coordinates) == 1 for q in main):
+        return _refused("several searches of one claim that are not its pieces", c.stage)
     covered = {}
-    for symbol, lo, hi, integer, transform in c.coordinates:
-        lo, hi = fraction(lo), fraction(hi)
-        if transform is None:
-            covered[symbol] = sp.Interval(sp.Rational(lo.numerator, lo.denominator),
-                                          sp.Rational(hi.numerator, hi.denominator))
-        else:
-            image = _transform_image(symbol, transform, lo, hi)
-            if image is None:
-                return _refused(f"the change of variables {symbol} = {transform} is not one "
-                                "the kernel knows onto an unbounded range", c.stage)
-            covered[symbol] = image
+    for q in main:
+        for symbol, have in replay.covered(q).items():
+            if have is None:
+                return _refused(f"a change of variables of {symbol} the kernel does not "
+                                "know", c.stage)
+            covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet), have)
     for symbol, start, argument in c.tails:
         if not argument:
             return _refused(f"the tail {symbol} >= {start} has no argument", c.stage)
         covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet),
                                    sp.Interval(sp.Integer(start), sp.oo))
+    sets = domain.sets
     for symbol in c.lhs.free_symbols | c.rhs.free_symbols:
         have = covered.get(symbol)
         if have is None or sets.get(symbol) is None or sets[symbol].is_subset(have) is not True:
             return _refused(f"the boxes do not cover {symbol} in {sets.get(symbol)} "
                             f"(covered: {have})", c.stage)
+    for q in c.searches:
+        why = replay.replay_search(q, domain, c.bits) or \
+            (replay.piece_ends(q, domain) if q.piece_of else "")
+        if why:
+            return _refused(f"a leaf does not replay: {why}", c.stage)
     for fact in c.facts:
         if not confirm(fact, domain):
             return _refused(f"the fact {fact.text()} is not confirmed", c.stage)
-    return _held(Verdict.CERTIFIED, c.detail, c.stage, c, worst_margin=c.smallest_margin)
-
-
-def _transform_image(symbol, transform, lo: Fraction, hi: Fraction):
-    """The image of ``t in [lo, hi]`` (hi = 1 open) under ``a + t/(1-t)`` or ``b - t/(1-t)``."""
-    t = next(iter(transform.free_symbols), None)
-    if t is None or (lo, hi) != (0, 1):
-        return None
-    for sign in (1, -1):
-        a = sp.simplify(transform - sign * t / (1 - t))
-        if a.is_Rational:
-            return sp.Interval(a, sp.oo) if sign == 1 else sp.Interval(-sp.oo, a)
-    return None
+    leaves = sum(len(q.leaves) for q in c.searches)
+    return _held(Verdict.CERTIFIED, f"{c.detail}; {leaves} leaves re-evaluated by the kernel",
+                 c.stage, c, worst_margin=c.smallest_margin)
 
 
 # ------------------------------------------------------------------ declarations

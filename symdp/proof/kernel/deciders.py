@@ -72,6 +72,11 @@ def holds_exactly(value, prop: str) -> bool:
             "nonpositive": value <= 0, "nonzero": value != 0, "zero": value == 0}[prop]
 
 
+def relation_holds(L, R, relation: str) -> bool:
+    """``L REL R`` for exact rationals."""
+    return {"=": L == R, "<=": L <= R, "<": L < R, ">=": L >= R, ">": L > R}[relation]
+
+
 def by_exact_points(fact: Fact, dom: Domain) -> str:
     sets = dom.sets
     if any(not (isinstance(d, sp.FiniteSet) or (isinstance(d, sp.Range) and d.size.is_finite))
