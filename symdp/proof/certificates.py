@@ -222,6 +222,16 @@ class FiniteCertificate(Certificate):
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class ContinuityCertificate(Certificate):
+    """``lhs`` (the same as ``rhs``; relation ``"="``) is continuous in ``variable`` at every
+    point of the domain: it is built only from functions continuous wherever they are
+    defined, and it is defined on the whole domain (Prop. 2.2's "continuous", piece by piece;
+    the pieces' meeting values are equalities of their own)."""
+
+    variable: sp.Symbol | None = None
+
+
 # Room for issue #20 (the `bagging` helper): InductionCertificate and CountingCertificate
 # are added below this line, with their acceptance in a separate section of kernel.py.
 
@@ -309,5 +319,5 @@ def fraction(x) -> Fraction:
 
 __all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "Certificate",
            "StructuralCertificate", "SymbolicCertificate", "BoxSearch", "BoxCertificate",
-           "FiniteCertificate", "fraction", "ResidualNode", "CountingCertificate",
+           "FiniteCertificate", "ContinuityCertificate", "fraction", "ResidualNode", "CountingCertificate",
            "InductionCertificate"]

@@ -79,7 +79,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     # a clear error, before any stage; also for declared symbols SymPy already evaluated away
     # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
-    undefined = kernel.undefined_at(written, domain)
+    undefined = kernel.deciders.undefined_at(written, domain)
     if undefined:
         return StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a side "
                           "condition", "domain", expected=step.expect)

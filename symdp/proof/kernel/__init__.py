@@ -35,14 +35,14 @@ z3's ``rlimit``, sub-boxes, points -- never in seconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy as sp
 
 from ...core.errors import DerivationError
-from ..certificates import (BoxCertificate, Certificate, CountingCertificate, Domain, Fact,
-                            FiniteCertificate, InductionCertificate, StructuralCertificate,
-                            SymbolicCertificate, fraction, margin_of, sign_fact)
+from ..certificates import (BoxCertificate, Certificate, ContinuityCertificate,
+                            CountingCertificate, Domain, Fact, FiniteCertificate,
+                            InductionCertificate, StructuralCertificate, SymbolicCertificate,
+                            margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
 from . import deciders, replay
 
@@ -123,6 +123,8 @@ def _accept(c: Certificate, domain: Domain) -> StepResult:
         return _accept_symbolic(c, domain)
     if isinstance(c, BoxCertificate):
         return _accept_box(c, domain)
+    if isinstance(c, ContinuityCertificate):
+        return _accept_continuity(c, domain)
     if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
         from . import rules   # after this module: the rules read confirm and defined_on
         why, detail = rules.judge(c, domain)
@@ -143,11 +145,11 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
     strict = c.relation in ("<", ">")
     margin = margin_of(c.lhs, c.rhs, c.relation)
     if c.chain:
-        wanted = _monotone_facts(margin, strict, c.chain, domain)
+        wanted = replay.monotone_facts(margin, strict, c.chain, domain)
         if isinstance(wanted, str):
             return _refused(wanted, c.stage)
     elif c.substitution:
-        wanted = _reparametrised_facts(margin, strict, c.substitution, domain)
+        wanted = replay.reparametrised_facts(margin, strict, c.substitution, domain)
         if isinstance(wanted, str):
             return _refused(wanted, c.stage)
     elif c.reduced:
@@ -170,51 +172,6 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
         f"sign of lhs - rhs decided under the hypotheses ({c.method})"
     return _held(Verdict.PROVED, f"{what}; its facts confirmed a second way: " +
                  "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
-
-
-def _monotone_facts(margin, strict, chain, domain: Domain):
-    """The facts of a derivative-sign monotonicity argument, re-derived here: for each level
-    ``(x, end, direction, end_open)``, ``direction * dm/dx >= 0`` (> 0 for a strict claim at
-    an open end) on the product of the remaining sets (a box: the path from the end to any
-    point stays in it), then ``m`` at ``x = end``; finally the sign of the constant left."""
-    sets, facts = domain.sets, []
-    for x, end, direction, end_open in chain:
-        d = sets.get(x)
-        if not isinstance(d, sp.Interval) or end not in (d.start, d.end) or \
-                (end == d.start) != (direction > 0) or end_open != (
-                    d.left_open if end == d.start else d.right_open):
-            return f"the monotonicity step in {x} to the end {end} does not match {x} in {d}"
-        box = Domain.of({s: sets[s] for s in margin.free_symbols})
-        facts.append(sign_fact(direction * sp.diff(margin, x), strict and end_open,
-                               f"derivative in {x}", box))
-        strict = strict and not end_open
-        margin = margin.xreplace({x: end})
-    if margin.free_symbols:
-        return "the monotonicity argument leaves parameters free"
-    facts.append(sign_fact(margin, strict, "value at the end", Domain(())))
-    return facts
-
-
-def _reparametrised_facts(margin, strict, substitution, domain: Domain):
-    """Facts of ``x = a + (b - a)/(1 + t)``, ``t >= 0`` (onto ``(a, b]``): the sign of the
-    reparametrised margin over ``t >= 0``, and of the margin at ``x = a`` when a is in the set."""
-    sets = dict(domain.sets)
-    subs, facts = {}, []
-    for x, t, expr in substitution:
-        d = sets.get(x)
-        if not isinstance(d, sp.Interval) or not (d.start.is_finite and d.end.is_finite) or \
-                d.right_open or sp.simplify(expr - (d.start + (d.end - d.start) / (1 + t))) != 0:
-            return f"the substitution {x} = {expr} does not map t >= 0 onto {x} in {d}"
-        subs[x] = expr
-        if not d.left_open:
-            at_a = {s: v for s, v in sets.items() if s != x}
-            facts.append(sign_fact(margin.xreplace({x: d.start}), strict, f"at {x} = {d.start}",
-                                   Domain.of(at_a)))
-    t_sets = {s: v for s, v in sets.items() if s not in subs}
-    t_sets.update({t: sp.Interval(0, sp.oo) for _, t, _ in substitution})
-    facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
-                           Domain.of(t_sets)))
-    return facts
 
 
 def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
@@ -298,6 +255,23 @@ def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
     leaves = sum(len(q.leaves) for q in c.searches)
     return _held(Verdict.CERTIFIED, f"{c.detail}; {leaves} leaves re-evaluated by the kernel",
                  c.stage, c, worst_margin=c.smallest_margin)
+
+
+def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
+    """Continuous where defined: sums, products, powers, exp, log, Abs, Max, Min, erf, erfc,
+    Phi, sin, cos (defined on the whole domain: checked before, by :func:`defined_on`)."""
+    from ...core.special import Phi
+
+    known = (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.Abs, sp.Max, sp.Min, sp.erf, sp.erfc,
+             Phi, sp.sin, sp.cos)
+    odd = next((e for e in sp.preorder_traversal(c.lhs)
+                if not (e.is_Atom or isinstance(e, known))), None)
+    if c.lhs != c.rhs or c.relation != "=" or odd is not None:
+        return _refused(f"{getattr(odd, 'func', c.lhs)} is not a function the kernel knows "
+                        "to be continuous where it is defined", c.stage)
+    return _held(Verdict.PROVED, f"continuous in {c.variable}: built from functions "
+                 "continuous where they are defined, and defined on the whole domain",
+                 c.stage, c)
 
 
 # ------------------------------------------------------------------ declarations
@@ -387,30 +361,6 @@ def defined_on(sides, domain: Domain) -> str:
         for fact in hazards(side, domain=domain):
             if not confirm(fact, domain):
                 return f"{fact.text()} is not shown on the domain"
-    return ""
-
-
-def undefined_at(sides, domain: Domain) -> str:
-    """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
-    found): a hazard that z3 refutes with a point at which the expression really is
-    undefined (checked exactly)."""
-    for name, side in zip(("lhs", "rhs"), sides):
-        for fact in hazards(side, domain=domain):
-            if fact.source != "definedness":
-                continue   # b**k undefined at b = 0 only for some k: not named as a point
-            dom = deciders.domain_of(fact, domain)
-            try:
-                dom = dom.restricted_to(fact.expression.free_symbols)
-                ok, point = deciders.z3_decide(fact, dom)
-            except Exception:  # noqa: BLE001 - no point found
-                continue
-            if ok or point is None:
-                continue
-            value = sp.simplify(fact.expression.xreplace(point))
-            if value.is_Rational and not deciders.holds_exactly(value, fact.property):
-                where = ", ".join(f"{s} = {v}" for s, v in point.items())
-                return (f"the {name} is undefined at {where}, a point of the stated domain "
-                        f"({sp.sstr(fact.expression)} = {value}, needed {fact.text()})")
     return ""
 
 

@@ -15,7 +15,11 @@ leaf of a box certificate's search trees, re-evaluated here (issue #19).
   straddles 0, the second-derivative test) has the sign that makes the chosen face the
   minimum.  A sub-box the tree does not reach refuses.  At most :data:`BOX_LEAVES` entries.
 
-Words are returned ("" when the replay succeeds), never a verdict: the kernel seals.
+* **Facts of a symbolic argument** (:func:`monotone_facts`, :func:`reparametrised_facts`):
+  the derivatives, end values and reparametrised margins of a monotonicity argument or a
+  change of variables, re-derived here from the certificate's claim; the kernel confirms them.
+
+Words or facts are returned ("" when the replay succeeds), never a verdict: the kernel seals.
 """
 
 from __future__ import annotations
@@ -25,12 +29,59 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..certificates import BoxSearch, Domain, margin_of
+from ..certificates import BoxSearch, Domain, margin_of, sign_fact
 from . import deciders
 
 #: work budgets (counts, never seconds)
 FINITE_CASES = 4096
 BOX_LEAVES = 50_000
+
+
+# ------------------------------------------------------------------ symbolic certificates
+
+def monotone_facts(margin, strict, chain, domain: Domain):
+    """The facts of a derivative-sign monotonicity argument, re-derived here: for each level
+    ``(x, end, direction, end_open)``, ``direction * dm/dx >= 0`` (> 0 for a strict claim at
+    an open end) on the product of the remaining sets (a box: the path from the end to any
+    point stays in it), then ``m`` at ``x = end``; finally the sign of the constant left."""
+    sets, facts = domain.sets, []
+    for x, end, direction, end_open in chain:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or end not in (d.start, d.end) or \
+                (end == d.start) != (direction > 0) or end_open != (
+                    d.left_open if end == d.start else d.right_open):
+            return f"the monotonicity step in {x} to the end {end} does not match {x} in {d}"
+        box = Domain.of({s: sets[s] for s in margin.free_symbols})
+        facts.append(sign_fact(direction * sp.diff(margin, x), strict and end_open,
+                               f"derivative in {x}", box))
+        strict = strict and not end_open
+        margin = margin.xreplace({x: end})
+    if margin.free_symbols:
+        return "the monotonicity argument leaves parameters free"
+    facts.append(sign_fact(margin, strict, "value at the end", Domain(())))
+    return facts
+
+
+def reparametrised_facts(margin, strict, substitution, domain: Domain):
+    """Facts of ``x = a + (b - a)/(1 + t)``, ``t >= 0`` (onto ``(a, b]``): the sign of the
+    reparametrised margin over ``t >= 0``, and of the margin at ``x = a`` when a is in the set."""
+    sets = dict(domain.sets)
+    subs, facts = {}, []
+    for x, t, expr in substitution:
+        d = sets.get(x)
+        if not isinstance(d, sp.Interval) or not (d.start.is_finite and d.end.is_finite) or \
+                d.right_open or sp.simplify(expr - (d.start + (d.end - d.start) / (1 + t))) != 0:
+            return f"the substitution {x} = {expr} does not map t >= 0 onto {x} in {d}"
+        subs[x] = expr
+        if not d.left_open:
+            at_a = {s: v for s, v in sets.items() if s != x}
+            facts.append(sign_fact(margin.xreplace({x: d.start}), strict, f"at {x} = {d.start}",
+                                   Domain.of(at_a)))
+    t_sets = {s: v for s, v in sets.items() if s not in subs}
+    t_sets.update({t: sp.Interval(0, sp.oo) for _, t, _ in substitution})
+    facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
+                           Domain.of(t_sets)))
+    return facts
 
 
 # ------------------------------------------------------------------ finite certificates
