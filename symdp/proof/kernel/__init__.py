@@ -1,35 +1,42 @@
 r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
 
 The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
-:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED only after checking,
-itself (issue #19):
+:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
+ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
 
-* **declarations** -- every Symbol's own assumptions (``positive=True``, ``integer=True``...)
-  hold on its stated set, else :class:`~symdp.core.errors.DerivationError` naming the symbol,
-  the assumption and the set (:func:`check_declarations`);
+* **declarations** -- every Symbol's own assumptions (``positive=True``...) hold on its stated
+  set, else :class:`~symdp.core.errors.DerivationError` naming them (:func:`check_declarations`);
 * **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
-  set enumerated must contain every admissible point, integer lattice included; the boxes of a
-  ball search (exact rational ends) and their tails must contain every parameter's set.  An
-  enumeration of part of an infinite set is ENUMERATED_ON_RANGE: evidence;
-* **definedness** -- both sides, as written, are defined on the whole domain: every
-  denominator non-zero, every log argument positive, every fractional power's base
-  non-negative (:func:`hazards`), each such condition confirmed as a fact; otherwise
-  UNDECIDED naming the condition (and a point where it fails when one is found);
-* **facts** -- every sign or integrality fact the certificate relies on is confirmed by a
-  second method (:func:`confirm`): exact evaluation on a finite domain, z3 on the polynomial
-  and rational fragment, or Arb balls over the sub-boxes of a bounded domain.  Unconfirmed:
-  no verdict that holds.
+  set must hold every admissible point, integer lattice included (part of an infinite set is
+  ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
+  changes of variables read here) and its integer tails must contain every parameter's set;
+* **definedness** -- both sides, as written, are defined on the whole domain (every
+  denominator non-zero, log argument positive, fractional power's base non-negative:
+  :func:`hazards`), each condition confirmed as a fact; else UNDECIDED naming it;
+* **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
+  re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
+  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity;
+* **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
+  most 4096), and every leaf of a box certificate's search trees is replayed with the
+  kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
+  for expressions built from functions continuous where defined, defined on the domain.
 
-The counting and induction certificates of issue #20 are judged by :mod:`.rules`, which
-returns a reason or nothing; only this module seals a verdict.  The second methods that
-confirm a fact, and the trusted equality, are :mod:`.deciders`.
+Modules: this one seals; :mod:`.deciders` confirms facts (and holds the trusted equality);
+:mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
+counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
 
-What the kernel trusts, and nothing else: SymPy's ``simplify`` for an equality of expressions
-defined on the domain (re-run here, never read from the certificate), SymPy's exact
-arithmetic on rationals, python-flint's Arb balls, z3, the counting lemmas of
-:mod:`symdp.core.counting`, and the ball search of :mod:`symdp.proof.cascade.certified.box`
-over the boxes it names (their coverage is checked here).  Every budget is counted in work --
-z3's ``rlimit``, sub-boxes, points -- never in seconds.
+What the kernel trusts, and nothing else: SymPy's ``simplify`` (and ``diff``, ``factor``)
+for equalities of expressions defined on the domain, re-run here, never read from a
+certificate; SymPy's exact arithmetic on rationals and its set operations on intervals and
+ranges; python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's
+interval enclosures of the atoms z3 does not know; the ``enumerate`` definitions of
+Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments
+are still taken on the stage's word, named in the certificate's detail: a box search of a
+relation *reduced* by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed,
+the monotone maps of the reduction are not), and that a Piecewise margin takes one branch on
+each open piece between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces`
+(the leaves and the breakpoints themselves are checked here).  Every budget is counted in
+work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in seconds.
 """
 
 from __future__ import annotations
