@@ -252,7 +252,7 @@ def piece_ends(search: BoxSearch, domain: Domain) -> str:
     for end in ends:
         if domain.sets[symbol].contains(end) is not sp.true:
             continue   # an open end of the domain
-        v = sp.simplify(margin_of(lhs, rhs, relation).xreplace({symbol: end}))
+        v = sp.simplify(_at(margin_of(lhs, rhs, relation), symbol, end))
         strict = relation in ("<", ">")
         if v == 0 and not strict:
             continue
@@ -260,6 +260,15 @@ def piece_ends(search: BoxSearch, domain: Domain) -> str:
         if b is None or not b.is_finite() or not (b > 0 if strict else b >= 0):
             return f"the claim at the breakpoint {symbol} = {end} is not certified"
     return ""
+
+
+def _at(e, symbol, point):
+    """``e`` at ``symbol = point`` exactly, the arguments of a Max/Min simplified before they
+    are compared (an argument exactly 0 at a kink is otherwise "not comparable")."""
+    if e == symbol or not e.args or symbol not in e.free_symbols:
+        return point if e == symbol else e
+    args = [_at(a, symbol, point) for a in e.args]
+    return e.func(*([sp.simplify(a) for a in args] if isinstance(e, (sp.Max, sp.Min)) else args))
 
 
 def _partitions(box, halves, integer) -> bool:
