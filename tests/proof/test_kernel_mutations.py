@@ -112,3 +112,20 @@ def test_finite_case_replay_is_load_bearing(monkeypatch):
     assert not kernel.accept(cert, domain).holds_everywhere
     monkeypatch.setattr(kernel.replay, "decide_cases", lambda *a: ("exact", ""))
     assert kernel.accept(cert, domain).holds_everywhere
+
+
+def test_the_continuous_functions_list_is_load_bearing(monkeypatch):
+    """floor(2a)/4 + (1 - a)/2 on [0, 1] jumps at a = 1/2, exactly: f(1/2 - h) = (1/2 + h)/2
+    tends to 1/4, while f(1/2) = 1/4 + 1/4 = 1/2."""
+    from symdp.proof.certificates import ContinuityCertificate
+
+    a = sp.Symbol("a", real=True)
+    f = sp.floor(2 * a) / 4 + (1 - a) / 2
+    h = sp.Rational(1, 10 ** 6)
+    assert f.subs(a, sp.Rational(1, 2)) - f.subs(a, sp.Rational(1, 2) - h) > sp.Rational(1, 5)
+    cert = ContinuityCertificate(f, f, "=", "continuity", variable=a)
+    domain = Domain.of({a: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    known = kernel.continuous_where_defined()
+    monkeypatch.setattr(kernel, "continuous_where_defined", lambda: known + (sp.floor,))
+    assert kernel.accept(cert, domain).holds_everywhere

@@ -264,13 +264,18 @@ def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
                  c.stage, c, worst_margin=c.smallest_margin)
 
 
-def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
-    """Continuous where defined: sums, products, powers, exp, log, Abs, Max, Min, erf, erfc,
-    Phi, sin, cos (defined on the whole domain: checked before, by :func:`defined_on`)."""
-    from ...core.special import Phi
+def continuous_where_defined() -> tuple:
+    """The nodes continuous at every point where they are defined."""
+    from ...core.special import Phi   # local: the proof package stays free of cycles
 
-    known = (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.Abs, sp.Max, sp.Min, sp.erf, sp.erfc,
-             Phi, sp.sin, sp.cos)
+    return (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.Abs, sp.Max, sp.Min, sp.erf, sp.erfc,
+            Phi, sp.sin, sp.cos)
+
+
+def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
+    """Built only from :func:`continuous_where_defined` nodes, and defined on the whole
+    domain (checked before, by :func:`defined_on`): continuous there."""
+    known = continuous_where_defined()
     odd = next((e for e in sp.preorder_traversal(c.lhs)
                 if not (e.is_Atom or isinstance(e, known))), None)
     if c.lhs != c.rhs or c.relation != "=" or odd is not None:
