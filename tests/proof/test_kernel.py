@@ -254,3 +254,26 @@ def test_the_bagging_counts_enumeration_is_evidence(monkeypatch):
     r = check_derivation(one).steps[0]
     assert r.verdict is Verdict.ENUMERATED_ON_RANGE and not r.holds_everywhere
     assert "exactly for" in r.detail
+
+
+def test_a_box_certificate_of_the_stage_is_replayed_and_a_tampered_one_refused():
+    """exp(x) >= 1 + x on [-3, 3] (true: e^x is convex, tangent at 0): the certified stage's
+    search tree replays leaf by leaf; the same tree for exp(x) >= 1 + x + 1/10 (false at x = 0,
+    1 < 11/10) is refused."""
+    import dataclasses
+
+    from symdp.proof.cascade.certified.stage import certified_stage
+
+    r = _one(sp.exp(x), ">=", 1 + x, {x: sp.Interval(-3, 3)})
+    assert r.verdict is Verdict.CERTIFIED and "leaves re-evaluated by the kernel" in r.detail
+    step = Step(sp.exp(x), ">=", 1 + x, "test")
+    d = Derivation("t", "t", "test", {x: sp.Interval(-3, 3)}, (step,))
+    cert, _, _ = certified_stage(sp.exp(x), 1 + x, ">=", d, step, 0, dps=30, points=8)
+    assert isinstance(cert, BoxCertificate) and cert.searches[0].leaves
+    domain = Domain.of({x: sp.Interval(-3, 3)})
+    assert kernel.accept(cert, domain).verdict is Verdict.CERTIFIED
+    false = sp.Integer(1) + x + sp.Rational(1, 10)
+    assert sp.exp(0) < false.subs(x, 0)
+    lying = dataclasses.replace(cert, rhs=false, searches=tuple(
+        dataclasses.replace(q, rhs=false) for q in cert.searches))
+    assert kernel.accept(lying, domain).verdict is Verdict.UNDECIDED
