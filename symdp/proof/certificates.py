@@ -159,6 +159,34 @@ class SymbolicCertificate(Certificate):
 
 
 @dataclass(frozen=True)
+class BoxSearch:
+    """One branch-and-bound search, for the kernel to replay leaf by leaf.
+
+    The claim ``lhs REL rhs`` (an inequality) is searched in the variables of
+    ``coordinates``, per parameter ``(symbol, variable, lo, hi, integer, transform)``: the
+    variable runs over ``[lo, hi]`` (exact Fractions) and the parameter is
+    ``transform`` of it (None: the variable is the parameter).  ``searched`` is the margin
+    as the search evaluated it after a change of variables onto an unbounded range (tidied
+    by ``simplify``; None: the margin with the transforms substituted).  ``leaves`` is the
+    search tree, one entry ``(box, kind, data)`` per sub-box examined, ``box`` a tuple of
+    exact ``(lo, hi)`` per variable: ``"decided"`` (the margin's ball has the sign),
+    ``"vacuous"`` (a condition of the domain is certainly false), ``"monotone"`` (``data``
+    the face the sub-box was replaced by: the margin is monotone in each moved variable,
+    and the constraints hold on the whole sub-box) or ``"split"`` (``data`` the two halves).
+    ``piece_of``: for a search of one piece of a Piecewise/Max/Min claim between exact
+    breakpoints, the claim ``(lhs, relation, rhs)`` whose branch the piece's ``lhs``,
+    ``rhs`` are on the open piece."""
+
+    lhs: sp.Expr
+    rhs: sp.Expr
+    relation: str
+    coordinates: tuple = ()
+    searched: sp.Expr | None = None
+    leaves: tuple = ()
+    piece_of: tuple = ()
+
+
+@dataclass(frozen=True)
 class BoxCertificate(Certificate):
     """Branch and bound with ball arithmetic.  ``coordinates``: per parameter ``(symbol,
     lo, hi, integer, transform)`` with ``lo``, ``hi`` exact :class:`~fractions.Fraction`
@@ -168,7 +196,7 @@ class BoxCertificate(Certificate):
     ``bits`` the precision; ``sub_boxes``/``monotone`` the work done; ``smallest_margin`` the
     certified lower bound; ``pieces`` the exact breakpoints the Piecewise branches were cut
     at (branch decisions); ``facts`` what the search took from elsewhere (a reduction's
-    conclusion)."""
+    conclusion); ``searches`` the search trees (:class:`BoxSearch`) the kernel replays."""
 
     coordinates: tuple = ()
     tails: tuple = ()
@@ -179,6 +207,7 @@ class BoxCertificate(Certificate):
     pieces: tuple = ()
     facts: tuple = ()
     detail: str = ""
+    searches: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -191,6 +220,16 @@ class FiniteCertificate(Certificate):
     cases: int = 0
     how: str = "exact"
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class ContinuityCertificate(Certificate):
+    """``lhs`` (the same as ``rhs``; relation ``"="``) is continuous in ``variable`` at every
+    point of the domain: it is built only from functions continuous wherever they are
+    defined, and it is defined on the whole domain (Prop. 2.2's "continuous", piece by piece;
+    the pieces' meeting values are equalities of their own)."""
+
+    variable: sp.Symbol | None = None
 
 
 # Room for issue #20 (the `bagging` helper): InductionCertificate and CountingCertificate
@@ -279,6 +318,6 @@ def fraction(x) -> Fraction:
 
 
 __all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "Certificate",
-           "StructuralCertificate", "SymbolicCertificate", "BoxCertificate",
-           "FiniteCertificate", "fraction", "ResidualNode", "CountingCertificate",
+           "StructuralCertificate", "SymbolicCertificate", "BoxSearch", "BoxCertificate",
+           "FiniteCertificate", "ContinuityCertificate", "fraction", "ResidualNode", "CountingCertificate",
            "InductionCertificate"]

@@ -52,13 +52,13 @@ from .verdict import StepResult, Verdict
 # them in this one)
 from .budgets import SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, HangGuardHit, hang_guard
 from .cascade.common import DEFAULT_DPS, DEFAULT_POINTS, expand
-from .cascade.counterexample import _decider, _search  # noqa: F401
-from .cascade.domain import _denominators, _undefined_on_domain  # noqa: F401
-from .cascade.counting import _counting
+from .cascade.domain import undefined_on_domain
+from .cascade.counterexample import counterexample_stage
+from .cascade.counting import counting_stage
 from .cascade.enumeration import enumeration_stage
-from .cascade.numeric import _numeric
+from .cascade.numeric import numeric_stage
 from .cascade.structural import structural_certificate
-from .cascade.symbolic import _sign_by_reparametrisation, symbolic_certificates  # noqa: F401
+from .cascade.symbolic import symbolic_certificates
 from . import kernel
 from .certificates import Certificate, Domain
 
@@ -80,7 +80,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
         raise DerivationError(f"dps must be two distinct precisions >= 15; got dps={dps}")
-    result = _undefined_on_domain(step, derivation)
+    result = undefined_on_domain(step, derivation)
     if result is not None:
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
     domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
@@ -88,12 +88,13 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     # a clear error, before any stage; also for declared symbols SymPy already evaluated away
     # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
-    undefined = kernel.undefined_at(written, domain)
+    undefined = kernel.deciders.undefined_at(written, domain)
     if undefined:
         undecided = StepResult(Verdict.UNDECIDED, undefined + "; restrict the domain or add a "
                                "side condition", "domain")
         if search:   # a point where both sides are defined and the relation fails says more
-            found = _search(step.lhs, step.rhs, step, derivation, index, dps, undecided)
+            found = counterexample_stage(step.lhs, step.rhs, step, derivation, index, dps,
+                                         undecided)
             if found.verdict is Verdict.REFUTED:   # its detail names the undefined point too
                 return replace(found, expected=step.expect)
         return replace(undecided, expected=step.expect)
@@ -118,9 +119,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         lhs = expand(step.lhs.xreplace(mapping)).xreplace(back)
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
         if step.induction:   # a proof by induction was asked for (issue #20)
-            from .cascade.induction import _induction
+            from .cascade.induction import induction_stage
 
-            result = _induction(step, derivation)
+            result = induction_stage(step, derivation)
             if not result.verdict.holds_everywhere:
                 tried.append(result.detail)
                 result = None
@@ -137,7 +138,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 if result is not None:
                     break
         if result is None:   # counting lemmas + the algebra after them (issue #20)
-            result, note = _counting(step.lhs, step.rhs, step.relation, derivation, step)
+            result, note = counting_stage(step.lhs, step.rhs, step.relation, derivation, step)
             if note:
                 tried.append(note)
         if result is None:
@@ -157,7 +158,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             elif cert_record is not None and tried and tried[-1].startswith("kernel refused"):
                 cert_note = "; ".join(x for x in (cert_note, tried[-1]) if x)
         if result is None or result.verdict is Verdict.UNDECIDED:
-            numeric = _numeric(lhs, rhs, step.relation, derivation, step, index, dps, points)
+            numeric = numeric_stage(lhs, rhs, step.relation, derivation, step, index, dps, points)
             if cert_note:
                 numeric = StepResult(numeric.verdict, f"{numeric.detail}; {cert_note}", numeric.stage,
                                      numeric.counterexample, worst_margin=numeric.worst_margin,
@@ -167,7 +168,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 result = numeric
         if search and (result.verdict in (Verdict.CHECKED_AT_POINTS, Verdict.NUMERIC_AT_POINTS)
                        or result.verdict is Verdict.UNDECIDED):
-            result = _search(lhs, rhs, step, derivation, index, dps, result)
+            result = counterexample_stage(lhs, rhs, step, derivation, index, dps, result)
     if result.verdict is Verdict.UNDECIDED and tried:
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)

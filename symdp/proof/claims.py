@@ -28,9 +28,11 @@ from ..core.errors import InvalidParameterError, NotATradeOffFunctionError
 from ..tradeoff.base import TradeOff, alpha
 from ..tradeoff.custom import UndecidedConditionWarning, UserTradeOff
 from ..tradeoff.operators import Inverse
+from . import kernel
+from .certificates import ContinuityCertificate, Domain
 from .check import check_derivation
 from .derivation import Derivation, Step
-from .verdict import StepResult, Verdict, scope_in_words
+from .verdict import StepResult, Verdict
 
 __all__ = ["compare", "dominates", "symmetry", "is_symmetric", "validate_tradeoff",
            "ConditionResult"]
@@ -125,26 +127,13 @@ def _prop_2_2(f: UserTradeOff, domains: dict) -> tuple:
         results.append(ConditionResult(name, worst.verdict.value, worst.detail,
                                        worst.holds_everywhere, worst.scope))
 
-    def decided(name, verdict, detail):
-        v = Verdict(verdict)
-        results.append(ConditionResult(name, verdict, detail, v.holds_everywhere,
-                                       scope_in_words(v)))
-
+    for pc in pieces:   # each piece continuous on its interval: a certificate of the kernel
+        if pc.lo != pc.hi:
+            results.append(_piece_continuity(pc, domains))
     cont = [Step(a.at(a.hi), "=", b.at(b.lo), f"pieces meet at alpha = {a.hi}")
             for a, b in zip(pieces, pieces[1:])]
-    singular = []
-    for pc in pieces:
-        domain = sp.calculus.util.continuous_domain(pc.g.expr, alpha, sp.Interval(0, 1)) \
-            if not pc.g.expr.free_symbols - {alpha} else None
-        if domain is not None and isinstance(pc.lo, sp.Number) and isinstance(pc.hi, sp.Number) \
-                and not sp.Interval(pc.lo, pc.hi).is_subset(domain):
-            singular.append(f"not continuous on [{pc.lo}, {pc.hi}]")
-    if singular:
-        decided("continuous", "REFUTED", singular[0])
-    elif cont:
+    if cont:   # and the pieces meet: equalities through the cascade, under the domains
         run("continuous", cont)
-    else:
-        decided("continuous", "PROVED", "one analytic piece")
     for pc in pieces:
         if pc.lo == pc.hi:
             continue
@@ -172,6 +161,28 @@ def _prop_2_2(f: UserTradeOff, domains: dict) -> tuple:
                                                merged[r.condition].holds_everywhere):
             merged[r.condition] = r
     return tuple(merged.values())
+
+
+def _piece_continuity(pc, domains: dict) -> ConditionResult:
+    """One piece ``g`` on ``[lo, hi]`` is continuous for every parameter value: accepted by the
+    kernel (:class:`~symdp.proof.certificates.ContinuityCertificate`), or REFUTED at a point
+    of the domain where g is undefined (found by z3, checked exactly), else UNDECIDED."""
+    hyp = dict(domains)
+    g = pc.at(alpha)
+    if pc.lo.is_number and pc.hi.is_number:
+        hyp[alpha], where = sp.Interval(pc.lo, pc.hi), ()
+    else:
+        hyp[alpha], where = sp.Interval(0, 1), (sp.Ge(alpha, pc.lo), sp.Le(alpha, pc.hi))
+    domain = Domain.of(hyp, (), where)
+    result = kernel.accept(ContinuityCertificate(g, g, "=", "continuity", variable=alpha),
+                           domain)
+    if not result.holds_everywhere:
+        point = kernel.deciders.undefined_at((g,), domain)
+        if point:
+            result = StepResult(Verdict.REFUTED, f"not continuous on [{pc.lo}, {pc.hi}]: "
+                                f"{point}", "continuity")
+    return ConditionResult("continuous", result.verdict.value, result.detail,
+                           result.holds_everywhere, result.scope)
 
 
 def validate_tradeoff(expr, variable=alpha, domains=None, strict: bool = False) -> UserTradeOff:

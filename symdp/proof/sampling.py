@@ -147,7 +147,7 @@ def conditions_on(symbols, conditions) -> tuple:
     return tuple(c for c in conditions if set(c.free_symbols) <= symbols)
 
 
-def _satisfied(conditions, point) -> bool:
+def satisfied(conditions, point) -> bool:
     for cond in conditions:
         value = cond.xreplace(point)
         if value is sp.true or value is True:
@@ -182,7 +182,7 @@ def sample_points(symbols, hypotheses: dict, conditions=(), *, count: int = 24,
         if key in seen:
             return
         seen.add(key)
-        if _satisfied(conditions, point):
+        if satisfied(conditions, point):
             points.append(point)
 
     edge_lists = [per[s][0] or per[s][1][:3] for s in symbols]

@@ -118,3 +118,53 @@ def test_a_validation_holds_over_its_domains_only():
     validate_tradeoff(KINKED)
     assert symdp.TradeOff(KINKED).validation is not None
     assert symdp.TradeOff(KINKED, domains={c: sp.Interval(0, 2)}).validation is not None
+
+
+def _continuity(f):
+    return next(c for c in f.validation if c.condition == "continuous")
+
+
+def test_continuity_of_a_piece_with_a_parameter_goes_through_the_kernel():
+    """(1 - a)^2 / (1 - c a): a pole at a = 1/c, inside [0, 1] for c >= 1.  Truth by direct
+    evaluation (mpmath, 30 digits): at c = 2 the values on either side of a = 1/2 differ by
+    more than 10^8, so f is not continuous for every c in [0, 2]; for c in [0, 1/2] the
+    denominator stays >= 1/2."""
+    import mpmath
+
+    c = sp.Symbol("c", real=True)
+    g = lambda a, cv: (1 - a) ** 2 / (1 - cv * a)   # noqa: E731
+    with mpmath.workdps(30):
+        h = mpmath.mpf(10) ** -9
+        assert abs(g(mpmath.mpf(1) / 2 - h, 2) - g(mpmath.mpf(1) / 2 + h, 2)) > 10 ** 8
+    expr = (1 - alpha) ** 2 / (1 - c * alpha)
+    with pytest.raises(NotATradeOffFunctionError, match="not continuous.*undefined at"):
+        validate_tradeoff(expr, domains={c: sp.Interval(0, 2)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndecidedConditionWarning)
+        f = validate_tradeoff(expr, domains={c: sp.Interval(0, sp.Rational(1, 2))})
+    cont = _continuity(f)
+    assert cont.verdict == "PROVED" and cont.holds_everywhere and "continuous in alpha" in cont.detail
+
+
+def test_pieces_that_meet_only_for_some_parameter_values_are_not_continuous():
+    """1 - a on [0, 1/2], c (1 - a) after: the pieces meet at a = 1/2 only for c = 1 (left
+    1/2, right c/2; at c = 1/2: 1/4 != 1/2, exactly)."""
+    from fractions import Fraction
+
+    c = sp.Symbol("c", real=True)
+    assert 1 - Fraction(1, 2) != Fraction(1, 2) * (1 - Fraction(1, 2))
+    expr = sp.Piecewise((1 - alpha, alpha <= sp.Rational(1, 2)), (c * (1 - alpha), True))
+    with pytest.raises(NotATradeOffFunctionError, match="continuous"):
+        validate_tradeoff(expr, domains={c: sp.Interval(sp.Rational(1, 2), 1)})
+
+
+def test_a_function_the_kernel_does_not_know_to_be_continuous_is_not_proved_continuous():
+    # floor(2a)/4 + (1 - a)/2 jumps at a = 1/2 (left limit 1/4, value there 1/2)
+    expr = sp.floor(2 * alpha) / 4 + (1 - alpha) / 2
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndecidedConditionWarning)
+            f = validate_tradeoff(expr)
+    except NotATradeOffFunctionError:
+        return   # refuted on some condition: not taken as a trade-off function either
+    assert not _continuity(f).holds_everywhere

@@ -19,7 +19,7 @@ import sympy as sp
 from symdp.core.errors import DerivationError
 from symdp.proof import Derivation, Step, Verdict, check_derivation
 from symdp.proof import kernel
-from symdp.proof.certificates import (BoxCertificate, Domain, Fact, FiniteCertificate,
+from symdp.proof.certificates import (BoxCertificate, BoxSearch, Domain, Fact, FiniteCertificate,
                                       StructuralCertificate, SymbolicCertificate)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,21 +83,87 @@ def test_a_finite_certificate_of_part_of_an_infinite_set_is_evidence():
     assert kernel.accept(c, whole).verdict is Verdict.ENUMERATED
 
 
+def _box(lhs, rel, rhs, coordinates, leaves, **kw):
+    """A box certificate of one search (``coordinates`` as in BoxSearch)."""
+    search = BoxSearch(lhs, rhs, rel, coordinates, kw.pop("searched", None), leaves)
+    return BoxCertificate(lhs, rhs, rel, "certified", searches=(search,), bits=80, **kw)
+
+
 def test_a_box_that_misses_part_of_the_domain_is_refused():
-    c = BoxCertificate(x, sp.S.Half, "<=", "certified",
-                       coordinates=((x, Fraction(0), Fraction(1, 2), False, None),))
+    """x <= 3/4 on [0, 1/2] by one decided leaf; the same boxes for x in [0, 1] miss (1/2, 1],
+    where the statement is false (x = 1 > 3/4)."""
+    half = ((Fraction(0), Fraction(1, 2)),)
+    c = _box(x, "<=", sp.Rational(3, 4), ((x, x, Fraction(0), Fraction(1, 2), False, None),),
+             ((half, "decided", None),))
     r = kernel.accept(c, Domain.of({x: sp.Interval(0, 1)}))
     assert r.verdict is Verdict.UNDECIDED and "do not cover" in r.detail
     ok = kernel.accept(c, Domain.of({x: sp.Interval(0, sp.Rational(1, 2))}))
-    assert ok.verdict is Verdict.CERTIFIED
+    assert ok.verdict is Verdict.CERTIFIED and "1 leaves re-evaluated" in ok.detail
+
+
+def test_a_leaf_whose_margin_has_the_wrong_sign_is_refused():
+    """x <= 3/4 on [0, 1]: a tree of two decided leaves, one of them [1/2, 1] where the
+    margin 3/4 - x is not positive (false at x = 1)."""
+    a, b = ((Fraction(0), Fraction(1, 2)),), ((Fraction(1, 2), Fraction(1)),)
+    whole = ((Fraction(0), Fraction(1)),)
+    c = _box(x, "<=", sp.Rational(3, 4), ((x, x, Fraction(0), Fraction(1), False, None),),
+             ((whole, "split", (a, b)), (a, "decided", None), (b, "decided", None)))
+    r = kernel.accept(c, Domain.of({x: sp.Interval(0, 1)}))
+    assert r.verdict is Verdict.UNDECIDED and "not certified on x in [1/2, 1]" in r.detail
+
+
+def test_a_search_tree_with_a_hole_or_a_false_split_is_refused():
+    """x**2 <= 1 on [0, 1]: leaves [0, 1/4] and [1/2, 1] leave (1/4, 1/2) unexamined."""
+    whole = ((Fraction(0), Fraction(1)),)
+    a, b = ((Fraction(0), Fraction(1, 4)),), ((Fraction(1, 2), Fraction(1)),)
+    coords = ((x, x, Fraction(0), Fraction(1), False, None),)
+    holed = _box(x ** 2, "<=", sp.S.One, coords,
+                 ((whole, "split", (a, b)), (a, "decided", None), (b, "decided", None)))
+    assert "not a partition" in kernel.accept(holed, Domain.of({x: sp.Interval(0, 1)})).detail
+    unreached = _box(x ** 2, "<=", sp.S.One, coords, ((a, "decided", None),))
+    assert "does not reach" in kernel.accept(unreached, Domain.of({x: sp.Interval(0, 1)})).detail
 
 
 def test_a_change_of_variables_onto_an_unbounded_range_is_read_exactly():
     t = sp.Symbol("t")
-    c = BoxCertificate(sp.exp(-x), sp.S.One, "<=", "certified",
-                       coordinates=((x, Fraction(0), Fraction(1), False, 2 + t / (1 - t)),))
+    whole = ((Fraction(0), Fraction(1)),)
+    # x/(1+x) <= 2: the margin (2 + x)/(1 + x) in t, tidied as the stage does, lies in [1, 4/3]
+    searched = sp.simplify(sp.together((2 - x / (1 + x)).xreplace({x: 2 + t / (1 - t)})))
+    c = _box(x / (1 + x), "<=", sp.Integer(2),
+             ((x, t, Fraction(0), Fraction(1), False, 2 + t / (1 - t)),),
+             ((whole, "decided", None),), searched=searched)
     assert kernel.accept(c, Domain.of({x: sp.Interval(2, sp.oo)})).verdict is Verdict.CERTIFIED
     assert kernel.accept(c, Domain.of({x: sp.Interval(1, sp.oo)})).verdict is Verdict.UNDECIDED
+
+
+def test_a_finite_certificate_that_lies_about_one_case_is_refused():
+    """n**2 <= 10 for n in {0, ..., 4}: the stage says all 5 cases hold; n = 4 gives 16."""
+    assert 4 ** 2 > 10   # the truth, by exact arithmetic
+    c = FiniteCertificate(n ** 2, sp.Integer(10), "<=", "enumeration",
+                          values=((n, tuple(range(5))),), cases=5, how="exact")
+    r = kernel.accept(c, Domain.of({n: sp.Range(0, 5)}))
+    assert r.verdict is Verdict.UNDECIDED and "n = 4 fails" in r.detail
+    true = FiniteCertificate(n ** 2, sp.Integer(16), "<=", "enumeration",
+                             values=((n, tuple(range(5))),), cases=5, how="exact")
+    assert kernel.accept(true, Domain.of({n: sp.Range(0, 5)})).verdict is Verdict.ENUMERATED
+
+
+def test_a_finite_certificate_beyond_the_budget_is_refused_not_sampled():
+    m = sp.Symbol("m", integer=True)
+    big = kernel.replay.FINITE_CASES + 1
+    c = FiniteCertificate(m, sp.Integer(big), "<=", "enumeration",
+                          values=((m, tuple(range(big))),), cases=big, how="exact")
+    r = kernel.accept(c, Domain.of({m: sp.Range(0, big)}))
+    assert r.verdict is Verdict.UNDECIDED and "budget" in r.detail
+
+
+def test_an_equality_case_that_is_not_exact_is_not_enumerated():
+    c = FiniteCertificate(sp.sqrt(2) * n, sp.sqrt(2) * n, "<=", "certified",
+                          values=((n, (1, 2)),), cases=2, how="balls")
+    assert kernel.accept(c, Domain.of({n: sp.FiniteSet(1, 2)})).verdict is Verdict.CERTIFIED
+    eq = FiniteCertificate(sp.exp(n), sp.exp(n) + sp.Rational(1, 10 ** 40), "=", "certified",
+                           values=((n, (1,)),), cases=1, how="balls")
+    assert kernel.accept(eq, Domain.of({n: sp.FiniteSet(1)})).verdict is Verdict.UNDECIDED
 
 
 def test_a_symbolic_certificate_whose_difference_is_wrong_is_refused():
@@ -184,7 +250,30 @@ def test_the_bagging_counts_enumeration_is_evidence(monkeypatch):
                      constraints=d.constraints, enumeration=d.enumeration)
     proved = check_derivation(one).steps[0]
     assert proved.verdict is Verdict.PROVED and proved.stage != "enumeration"
-    monkeypatch.setattr(check_module, "_counting", lambda *a, **k: (None, ""))
+    monkeypatch.setattr(check_module, "counting_stage", lambda *a, **k: (None, ""))
     r = check_derivation(one).steps[0]
     assert r.verdict is Verdict.ENUMERATED_ON_RANGE and not r.holds_everywhere
     assert "exactly for" in r.detail
+
+
+def test_a_box_certificate_of_the_stage_is_replayed_and_a_tampered_one_refused():
+    """exp(x) >= 1 + x on [-3, 3] (true: e^x is convex, tangent at 0): the certified stage's
+    search tree replays leaf by leaf; the same tree for exp(x) >= 1 + x + 1/10 (false at x = 0,
+    1 < 11/10) is refused."""
+    import dataclasses
+
+    from symdp.proof.cascade.certified.stage import certified_stage
+
+    r = _one(sp.exp(x), ">=", 1 + x, {x: sp.Interval(-3, 3)})
+    assert r.verdict is Verdict.CERTIFIED and "leaves re-evaluated by the kernel" in r.detail
+    step = Step(sp.exp(x), ">=", 1 + x, "test")
+    d = Derivation("t", "t", "test", {x: sp.Interval(-3, 3)}, (step,))
+    cert, _, _ = certified_stage(sp.exp(x), 1 + x, ">=", d, step, 0, dps=30, points=8)
+    assert isinstance(cert, BoxCertificate) and cert.searches[0].leaves
+    domain = Domain.of({x: sp.Interval(-3, 3)})
+    assert kernel.accept(cert, domain).verdict is Verdict.CERTIFIED
+    false = sp.Integer(1) + x + sp.Rational(1, 10)
+    assert sp.exp(0) < false.subs(x, 0)
+    lying = dataclasses.replace(cert, rhs=false, searches=tuple(
+        dataclasses.replace(q, rhs=false) for q in cert.searches))
+    assert kernel.accept(lying, domain).verdict is Verdict.UNDECIDED

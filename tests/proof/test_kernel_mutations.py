@@ -69,3 +69,63 @@ def test_declaration_check_is_load_bearing(monkeypatch):
         _one(sp.Abs(xp), "=", xp, hyp)
     monkeypatch.setattr(kernel, "check_declarations", lambda symbols, domain: None)
     assert _one(sp.Abs(xp), "=", xp, hyp).verdict is Verdict.PROVED
+
+
+def _box_certificate(lhs, rhs, hi, leaves):
+    from symdp.proof.certificates import BoxCertificate, BoxSearch
+
+    search = BoxSearch(lhs, rhs, "<=", ((x, x, Fraction(0), hi, False, None),), None, leaves)
+    return BoxCertificate(lhs, rhs, "<=", "certified", searches=(search,), bits=80)
+
+
+def test_box_coverage_is_load_bearing(monkeypatch):
+    """x <= 3/4 for x in [0, 1], boxes over [0, 1/2] only: false at x = 1 (1 > 3/4)."""
+    assert Fraction(1) > Fraction(3, 4)
+    half = ((Fraction(0), Fraction(1, 2)),)
+    cert = _box_certificate(x, sp.Rational(3, 4), Fraction(1, 2), ((half, "decided", None),))
+    domain = Domain.of({x: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    monkeypatch.setattr(kernel.replay, "covered",
+                        lambda search: {x: sp.Interval(0, 1)})   # the mutant: "all covered"
+    assert kernel.accept(cert, domain).holds_everywhere
+
+
+def test_box_leaf_replay_is_load_bearing(monkeypatch):
+    """x <= 3/4 for x in [0, 1], a leaf [1/2, 1] said decided: false at x = 1."""
+    whole, a, b = (((Fraction(0), Fraction(1)),), ((Fraction(0), Fraction(1, 2)),),
+                   ((Fraction(1, 2), Fraction(1)),))
+    cert = _box_certificate(x, sp.Rational(3, 4), Fraction(1),
+                            ((whole, "split", (a, b)), (a, "decided", None),
+                             (b, "decided", None)))
+    domain = Domain.of({x: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    monkeypatch.setattr(kernel.replay, "replay_search", lambda search, domain, bits: "")
+    assert kernel.accept(cert, domain).holds_everywhere
+
+
+def test_finite_case_replay_is_load_bearing(monkeypatch):
+    """n**2 <= 10 for n in 0..4, all five cases said to hold: false at n = 4 (16 > 10)."""
+    assert 4 ** 2 > 10
+    cert = FiniteCertificate(n ** 2, sp.Integer(10), "<=", "enumeration",
+                             values=((n, tuple(range(5))),), cases=5, how="exact")
+    domain = Domain.of({n: sp.Range(0, 5)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    monkeypatch.setattr(kernel.replay, "decide_cases", lambda *a: ("exact", ""))
+    assert kernel.accept(cert, domain).holds_everywhere
+
+
+def test_the_continuous_functions_list_is_load_bearing(monkeypatch):
+    """floor(2a)/4 + (1 - a)/2 on [0, 1] jumps at a = 1/2, exactly: f(1/2 - h) = (1/2 + h)/2
+    tends to 1/4, while f(1/2) = 1/4 + 1/4 = 1/2."""
+    from symdp.proof.certificates import ContinuityCertificate
+
+    a = sp.Symbol("a", real=True)
+    f = sp.floor(2 * a) / 4 + (1 - a) / 2
+    h = sp.Rational(1, 10 ** 6)
+    assert f.subs(a, sp.Rational(1, 2)) - f.subs(a, sp.Rational(1, 2) - h) > sp.Rational(1, 5)
+    cert = ContinuityCertificate(f, f, "=", "continuity", variable=a)
+    domain = Domain.of({a: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    known = kernel.continuous_where_defined()
+    monkeypatch.setattr(kernel, "continuous_where_defined", lambda: known + (sp.floor,))
+    assert kernel.accept(cert, domain).holds_everywhere

@@ -30,7 +30,7 @@ def _is_zero(expr) -> bool | None:
     return z
 
 
-def _sign_holds(diff: sp.Expr, relation: str) -> bool | None:
+def sign_holds(diff: sp.Expr, relation: str) -> bool | None:
     """Does ``diff = lhs - rhs`` satisfy ``diff REL 0``?  True/False/None (undecided)."""
     if relation == "<=":
         return diff.is_nonpositive
@@ -43,7 +43,7 @@ def _sign_holds(diff: sp.Expr, relation: str) -> bool | None:
     return _is_zero(diff)
 
 
-def _relation_holds(lhs, rhs, relation: str, tol) -> bool:
+def relation_holds(lhs, rhs, relation: str, tol) -> bool:
     diff = lhs - rhs
     if relation == "=":
         return abs(diff) <= tol
@@ -52,7 +52,7 @@ def _relation_holds(lhs, rhs, relation: str, tol) -> bool:
     return diff >= -tol
 
 
-def _fmt(value, digits=20) -> str:
+def format_value(value, digits=20) -> str:
     if isinstance(value, sp.Rational):
         return str(value)
     if isinstance(value, sp.Float):
@@ -60,7 +60,7 @@ def _fmt(value, digits=20) -> str:
     return str(value)
 
 
-def _exact_value(expr):
+def exact_value(expr):
     """The exact value of a closed numeric expression when it is rational, else None."""
     try:
         value = sp.simplify(expr)
@@ -69,25 +69,25 @@ def _exact_value(expr):
     return value if value.is_Rational else None
 
 
-def _sample_symbols(derivation: Derivation, step: Step) -> set:
+def sample_symbols(derivation: Derivation, step: Step) -> set:
     """The step's symbols and those tied to them by the constraints (see
     :func:`~symdp.proof.sampling.constraint_closure`)."""
     conditions = tuple(derivation.constraints) + tuple(step.side_conditions)
     return constraint_closure(step.free_symbols, conditions, derivation.hypotheses)
 
 
-def _relevant_conditions(derivation: Derivation, step: Step) -> tuple:
+def relevant_conditions(derivation: Derivation, step: Step) -> tuple:
     """The derivation's constraints on the step's symbols and on those tied to them through
     other constraints, and the step's side conditions.  (A constraint on symbols unrelated
     to the step cannot restrict it, and would reject every sampled point; a constraint
     reaching the step through another parameter, ``x <= y <= z`` for a step in x and z,
     must be kept, with that parameter sampled too.)"""
-    symbols = _sample_symbols(derivation, step)
+    symbols = sample_symbols(derivation, step)
     kept = conditions_on(symbols, derivation.constraints)
     return kept + tuple(step.side_conditions)
 
 
-def _rational_or_none(e):
+def rational_or_none(e):
     """``e`` as an exact Rational (evaluated, then simplified), or None -- never a guess."""
     e = sp.sympify(e).doit()
     if e.is_Rational:
@@ -99,13 +99,13 @@ def _rational_or_none(e):
     return e if e.is_Rational else None
 
 
-def _point_str(point: dict) -> str:
+def point_str(point: dict) -> str:
     if not point:
         return "every point (no free parameters)"
     return ", ".join(f"{getattr(s, 'name', s)}={v}" for s, v in point.items())
 
 
-def _evaluate(expr, dps):
+def evaluate_at(expr, dps):
     value = sp.N(expr, dps, maxn=4 * dps + 100)
     if value.has(sp.nan) or value.has(sp.zoo):
         return None
@@ -122,21 +122,21 @@ def _evaluate(expr, dps):
 
 
 
-def _refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
+def refutation(point, lv, rv, relation, stage, dps_used, checked, exact_values=(None, None),
                 also=None) -> StepResult:
     el, er = exact_values
     exact = el is not None and er is not None
     if exact:
         ok = {"=": el == er, "<=": el <= er, "<": el < er, ">=": el >= er, ">": el > er}[relation]
         if ok:  # the exact values say otherwise: never refute on rounding
-            return StepResult(Verdict.UNDECIDED, f"numeric failure at {_point_str(point)} "
+            return StepResult(Verdict.UNDECIDED, f"numeric failure at {point_str(point)} "
                               "not confirmed exactly", stage)
         lhs_s, rhs_s, diff_s = str(el), str(er), str(el - er)
     else:
-        lhs_s, rhs_s = _fmt(lv, 25), _fmt(rv, 25)
-        diff_s = _fmt(sp.Float(lv - rv, 25), 10) if lv not in (sp.oo, -sp.oo) else "inf"
+        lhs_s, rhs_s = format_value(lv, 25), format_value(rv, 25)
+        diff_s = format_value(sp.Float(lv - rv, 25), 10) if lv not in (sp.oo, -sp.oo) else "inf"
     cx = Counterexample({getattr(s, "name", str(s)): str(v) for s, v in point.items()},
                         lhs_s, rhs_s, diff_s, exact=exact)
     how = "exactly" if exact else f"at {also} and {dps_used} digits" if also else f"at {dps_used} digits"
-    detail = f"fails at {_point_str(point)}: lhs = {lhs_s}, rhs = {rhs_s} ({how})"
+    detail = f"fails at {point_str(point)}: lhs = {lhs_s}, rhs = {rhs_s} ({how})"
     return StepResult(Verdict.REFUTED, detail, stage, counterexample=cx, points=checked + 1)

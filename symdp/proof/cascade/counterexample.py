@@ -11,11 +11,11 @@ from ...core.errors import DerivationError
 from ..sampling import seed_for
 from ..budgets import DECIDE_WORK, POINT_WORK, SEARCH_WORK, WorkExhausted, work_limit
 from ..verdict import Counterexample, StepResult, Verdict
-from .common import _point_str, _relevant_conditions, _sample_symbols
-from .numeric import _numeric
+from .common import point_str, relevant_conditions, sample_symbols
+from .numeric import numeric_stage
 
 
-def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
+def counterexample_stage(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
     """The counterexample search (:mod:`symdp.proof.cascade.search`) before a step is
     reported as evidence at points (or left undecided): REFUTED at the point it finds,
     else ``result`` with what was searched added to its detail."""
@@ -23,8 +23,8 @@ def _search(lhs, rhs, step, derivation, index, dps, result) -> StepResult:
 
     if lhs.atoms(Enumerated) or rhs.atoms(Enumerated):
         return result
-    symbols = _sample_symbols(derivation, step)
-    conditions = _relevant_conditions(derivation, step)
+    symbols = sample_symbols(derivation, step)
+    conditions = relevant_conditions(derivation, step)
     decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols)
     try:
         with work_limit(SEARCH_WORK):
@@ -72,9 +72,9 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
         fns = None
 
     from .certified.points import exact_is_cheap
-    from ..sampling import _satisfied
+    from ..sampling import satisfied
 
-    conditions = _relevant_conditions(derivation, step)
+    conditions = relevant_conditions(derivation, step)
 
     def admissible(point) -> bool:
         """The point is in every domain and satisfies every condition, exactly: a
@@ -83,7 +83,7 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
             if s not in derivation.hypotheses or \
                     derivation.hypotheses[s].contains(v) is not sp.true:
                 return False
-        return _satisfied(conditions, point)
+        return satisfied(conditions, point)
 
     def decide(point):
         if not admissible(point):
@@ -109,12 +109,12 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
             if c is None or c.status != FAILS:
                 return None
             cx = Counterexample(dict(c.point), c.lhs, c.rhs, c.difference, exact=c.how == "exact")
-            where = _point_str(point)
+            where = point_str(point)
             how = "exactly" if c.how == "exact" else \
                 f"certified: the balls at {c.bits} bits exclude the relation"
             return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = {c.rhs} "
                               f"({how})", "search", counterexample=cx, points=1)
-        r = _numeric(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
+        r = numeric_stage(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
         if r.verdict is Verdict.REFUTED:
             return StepResult(r.verdict, r.detail, "search", r.counterexample, points=1)
         return None

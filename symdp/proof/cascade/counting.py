@@ -50,7 +50,7 @@ def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
     return tuple(admissible[:CHECK_POINTS])
 
 
-def _counting(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
+def counting_stage(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
     """``(StepResult or None, note)``: a kernel-accepted proof, or None and why not."""
     atoms = sorted(lhs.atoms(Enumerated) | rhs.atoms(Enumerated), key=sp.default_sort_key)
     if not atoms:

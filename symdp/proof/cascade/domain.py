@@ -10,7 +10,7 @@ from ..budgets import DENOMINATOR_WORK, WorkExhausted, work_limit
 from ..verdict import StepResult, Verdict
 
 
-def _undefined_on_domain(step: Step, derivation: Derivation) -> StepResult | None:
+def undefined_on_domain(step: Step, derivation: Derivation) -> StepResult | None:
     """UNDECIDED when a side of ``step`` is undefined somewhere on its stated domain, so
     that no later stage can call the step proved there (issue #14).
 

@@ -16,7 +16,7 @@ from ..certificates import FiniteCertificate
 from ..derivation import Derivation, Step
 from ..sampling import conditions_on
 from ..verdict import Counterexample, StepResult, Verdict
-from .common import _point_str, _rational_or_none, _sample_symbols
+from .common import point_str, rational_or_none, sample_symbols
 
 
 def enumeration_stage(lhs, rhs, relation, derivation: Derivation,
@@ -32,7 +32,7 @@ def enumeration_stage(lhs, rhs, relation, derivation: Derivation,
     # parameters tied to the step's through constraints (2 l <= k for a step in k) are
     # enumerated too when they have a range, so that every case is admissible; the step is
     # evaluated once per value of its own parameters
-    tied = sorted((_sample_symbols(derivation, step) - set(symbols)) & set(ranges),
+    tied = sorted((sample_symbols(derivation, step) - set(symbols)) & set(ranges),
                   key=lambda s: s.name)
     every = symbols + tied
     conditions = conditions_on(every, derivation.constraints) + tuple(step.side_conditions)
@@ -52,16 +52,16 @@ def enumeration_stage(lhs, rhs, relation, derivation: Derivation,
         seen.add(key)
         L = enumerate_atoms(lhs.xreplace(point))
         R = enumerate_atoms(rhs.xreplace(point))
-        L, R = _rational_or_none(L), _rational_or_none(R)
+        L, R = rational_or_none(L), rational_or_none(R)
         if L is None or R is None:
             return StepResult(Verdict.UNDECIDED, f"enumeration: a side is not an exact rational "
-                              f"at {_point_str(point)}", "enumeration")
+                              f"at {point_str(point)}", "enumeration")
         cases += 1
         holds = {"=": L == R, "<=": L <= R, "<": L < R, ">=": L >= R, ">": L > R}[relation]
         if not holds:
             cx = Counterexample({s.name: str(v) for s, v in point.items()}, str(L), str(R),
                                 str(L - R), exact=True)
-            return StepResult(Verdict.REFUTED, f"fails at {_point_str(point)}: lhs = {L}, rhs = {R}",
+            return StepResult(Verdict.REFUTED, f"fails at {point_str(point)}: lhs = {L}, rhs = {R}",
                               "enumeration", counterexample=cx, points=cases)
     if cases == 0:
         return StepResult(Verdict.UNDECIDED, "enumeration: no case satisfies the hypotheses",

@@ -40,7 +40,7 @@ def peel(expr, v):
     return shifted.replace(lambda e: isinstance(e, (sp.Sum, sp.Product, sp.Pow)), rule)
 
 
-def _induction(step: Step, derivation: Derivation) -> StepResult:
+def induction_stage(step: Step, derivation: Derivation) -> StepResult:
     v, start = step.induction
     start = sp.sympify(start)
     H = sp.Dummy("H")

@@ -108,7 +108,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
 
     On success ``chain`` (when given) receives the argument as ``(x, end, direction,
     end_open)`` per level, outermost first: what the kernel re-derives and confirms."""
-    from .certified.reduce import _Signs
+    from .certified.reduce import Signs
 
     if depth > MAX_DEPTH or not _smooth(margin):
         return ""
@@ -118,7 +118,7 @@ def prove_by_monotonicity(margin, strict: bool, hypotheses: dict, depth: int = 0
     if any(s not in hypotheses or not isinstance(hypotheses[s], sp.Interval) for s in free):
         return ""
     domains = {s: hypotheses[s] for s in free}
-    signs = _Signs(domains, ())
+    signs = Signs(domains, ())
     if not _defined_everywhere(margin, signs):
         return ""
     for x in free:

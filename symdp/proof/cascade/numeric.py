@@ -12,14 +12,14 @@ import sympy as sp
 from ..sampling import sample_points, seed_for
 from ..budgets import CONFIRMATION_WORK, EVALUATION_WORK, POINT_WORK, WorkExhausted, work_limit
 from ..verdict import StepResult, Verdict
-from .common import (_evaluate, _exact_value, _fmt, _refutation,
-                     _relation_holds, _relevant_conditions, _sample_symbols)
+from .common import (evaluate_at, exact_value, format_value, refutation,
+                     relation_holds, relevant_conditions, sample_symbols)
 
 
-def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
+def numeric_stage(lhs, rhs, relation, derivation, step, index, dps, count, points=None) -> StepResult:
     lo_dps, hi_dps = dps
-    symbols = _sample_symbols(derivation, step)
-    conditions = _relevant_conditions(derivation, step)
+    symbols = sample_symbols(derivation, step)
+    conditions = relevant_conditions(derivation, step)
     if points is None:
         points = sample_points(symbols, derivation.hypotheses, conditions, count=count,
                                seed=seed_for(derivation.id, index))
@@ -46,7 +46,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
         for d in (lo_dps, hi_dps):
             try:
                 with work_limit(EVALUATION_WORK):
-                    lv, rv = _evaluate(L0, d), _evaluate(R0, d)
+                    lv, rv = evaluate_at(L0, d), evaluate_at(R0, d)
             except (ValueError, ZeroDivisionError, ArithmeticError, WorkExhausted):
                 lv = rv = None
             results.append((d, lv, rv))
@@ -58,21 +58,21 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
             holds = {"=": lv == rv, "<=": lv <= rv, "<": lv < rv,
                      ">=": lv >= rv, ">": lv > rv}[relation]
             if not bool(holds):
-                return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked)
+                return refutation(point, lv, rv, relation, "numeric", hi_dps, checked)
             checked += 1
             continue
         oks = []
         for d, lv, rv in results:
             tol = sp.Float(10, d) ** (-(d - 10)) * max(sp.Float(1), abs(lv), abs(rv))
-            oks.append(_relation_holds(lv, rv, relation, tol))
+            oks.append(relation_holds(lv, rv, relation, tol))
         _, lv, rv = results[-1]
         if relation in ("<", ">"):
             tol = sp.Float(10, hi_dps) ** (-(hi_dps - 10)) * max(sp.Float(1), abs(lv), abs(rv))
             if abs(lv - rv) <= tol:
-                exact = _exact_value(L0 - R0)
+                exact = exact_value(L0 - R0)
                 if exact is not None and exact == 0:
-                    return _refutation(point, lv, rv, relation, "numeric", hi_dps, checked,
-                                       exact_values=(_exact_value(L0), _exact_value(R0)))
+                    return refutation(point, lv, rv, relation, "numeric", hi_dps, checked,
+                                       exact_values=(exact_value(L0), exact_value(R0)))
                 skipped += 1  # equal to within precision: strictness cannot be seen here
                 continue
         if all(oks):
@@ -86,21 +86,21 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
         d3 = 2 * hi_dps
         try:
             with work_limit(CONFIRMATION_WORK):
-                lv3, rv3 = _evaluate(L0, d3), _evaluate(R0, d3)
+                lv3, rv3 = evaluate_at(L0, d3), evaluate_at(R0, d3)
         except (ValueError, ZeroDivisionError, ArithmeticError, WorkExhausted):
             lv3 = rv3 = None
         if lv3 is None or rv3 is None:
             skipped += 1
             continue
         tol3 = sp.Float(10, d3) ** (-(d3 - 10)) * max(sp.Float(1), abs(lv3), abs(rv3))
-        if _relation_holds(lv3, rv3, relation, tol3):
+        if relation_holds(lv3, rv3, relation, tol3):
             if oks[-1]:
                 checked += 1
                 continue
             skipped += 1  # the two higher precisions disagree: not counted either way
             continue
-        exact_l, exact_r = _exact_value(L0), _exact_value(R0)
-        return _refutation(point, lv3, rv3, relation, "numeric", d3, checked,
+        exact_l, exact_r = exact_value(L0), exact_value(R0)
+        return refutation(point, lv3, rv3, relation, "numeric", d3, checked,
                            exact_values=(exact_l, exact_r), also=hi_dps)
     if checked == 0:
         return StepResult(Verdict.UNDECIDED, f"numeric: no point could be evaluated "
@@ -109,7 +109,7 @@ def _numeric(lhs, rhs, relation, derivation, step, index, dps, count, points=Non
     if worst is not None:
         margin_text = sp.Float(worst[0], 5).__str__()
     kind = "worst margin" if relation != "=" else "largest |lhs - rhs|"
-    shown = margin_text if relation != "=" or worst is None else _fmt(abs(worst[0]), 5)
+    shown = margin_text if relation != "=" or worst is None else format_value(abs(worst[0]), 5)
     detail = (f"{checked} points agree at {lo_dps} and {hi_dps} digits"
               + (f", {kind} {shown}" if worst is not None else "")
               + (f"; {skipped} points skipped (not evaluable or equal to within precision)"

@@ -18,7 +18,7 @@ from ..assumptions import assumption_symbols
 from ..budgets import WorkExhausted, work_limit
 from ..certificates import SymbolicCertificate
 from ..verdict import Counterexample, StepResult, Verdict
-from .common import _sign_holds
+from .common import sign_holds
 
 
 def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list):
@@ -47,7 +47,7 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
         try:
             with work_limit(work):
                 simplified = attempt(diff)
-                verdict = _sign_holds(simplified, relation)
+                verdict = sign_holds(simplified, relation)
         except WorkExhausted:
             tried.append(f"{name}: undecided within its budget ({work} heartbeats)")
             continue
@@ -128,11 +128,11 @@ def _sign_by_reparametrisation(diff, relation, hypotheses, mapping) -> tuple:
     if not substitutions:
         return ()
     re_diff = sp.simplify(diff.xreplace(substitutions))
-    if _sign_holds(re_diff, relation) is not True:
+    if sign_holds(re_diff, relation) is not True:
         return ()
     for dummy, value in endpoints:
         at_end = sp.simplify(diff.xreplace({dummy: value}))
-        if _sign_holds(at_end, relation) is not True:
+        if sign_holds(at_end, relation) is not True:
             return ()
     back = {v: k for k, v in mapping.items()}
     return tuple((back.get(d, d), next(iter(e.free_symbols)), e) for d, e in substitutions.items())

@@ -1,50 +1,57 @@
 r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
 
 The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
-:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED only after checking,
-itself (issue #19):
+:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
+ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
 
-* **declarations** -- every Symbol's own assumptions (``positive=True``, ``integer=True``...)
-  hold on its stated set, else :class:`~symdp.core.errors.DerivationError` naming the symbol,
-  the assumption and the set (:func:`check_declarations`);
+* **declarations** -- every Symbol's own assumptions (``positive=True``...) hold on its stated
+  set, else :class:`~symdp.core.errors.DerivationError` naming them (:func:`check_declarations`);
 * **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
-  set enumerated must contain every admissible point, integer lattice included; the boxes of a
-  ball search (exact rational ends) and their tails must contain every parameter's set.  An
-  enumeration of part of an infinite set is ENUMERATED_ON_RANGE: evidence;
-* **definedness** -- both sides, as written, are defined on the whole domain: every
-  denominator non-zero, every log argument positive, every fractional power's base
-  non-negative (:func:`hazards`), each such condition confirmed as a fact; otherwise
-  UNDECIDED naming the condition (and a point where it fails when one is found);
-* **facts** -- every sign or integrality fact the certificate relies on is confirmed by a
-  second method (:func:`confirm`): exact evaluation on a finite domain, z3 on the polynomial
-  and rational fragment, or Arb balls over the sub-boxes of a bounded domain.  Unconfirmed:
-  no verdict that holds.
+  set must hold every admissible point, integer lattice included (part of an infinite set is
+  ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
+  changes of variables read here) and its integer tails must contain every parameter's set;
+* **definedness** -- both sides, as written, are defined on the whole domain (every
+  denominator non-zero, log argument positive, fractional power's base non-negative:
+  :func:`hazards`), each condition confirmed as a fact; else UNDECIDED naming it;
+* **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
+  re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
+  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity;
+* **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
+  most 4096), and every leaf of a box certificate's search trees is replayed with the
+  kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
+  for expressions built from functions continuous where defined, defined on the domain.
 
-The counting and induction certificates of issue #20 are judged by :mod:`.rules`, which
-returns a reason or nothing; only this module seals a verdict.  The second methods that
-confirm a fact, and the trusted equality, are :mod:`.deciders`.
+Modules: this one seals; :mod:`.deciders` confirms facts (and holds the trusted equality);
+:mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
+counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
 
-What the kernel trusts, and nothing else: SymPy's ``simplify`` for an equality of expressions
-defined on the domain (re-run here, never read from the certificate), SymPy's exact
-arithmetic on rationals, python-flint's Arb balls, z3, the counting lemmas of
-:mod:`symdp.core.counting`, and the ball search of :mod:`symdp.proof.cascade.certified.box`
-over the boxes it names (their coverage is checked here).  Every budget is counted in work --
-z3's ``rlimit``, sub-boxes, points -- never in seconds.
+What the kernel trusts, and nothing else: SymPy's ``simplify`` (and ``diff``, ``factor``)
+for equalities of expressions defined on the domain, re-run here, never read from a
+certificate; SymPy's exact arithmetic on rationals and its set operations on intervals and
+ranges; python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's
+interval enclosures of the atoms z3 does not know; the ``enumerate`` definitions of
+Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments
+are still taken on the stage's word, named in the certificate's detail: a box search of a
+relation *reduced* by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed,
+the monotone maps of the reduction are not), and that a Piecewise margin takes one branch on
+each open piece between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces`
+(the leaves and the breakpoints themselves are checked here).  Every budget is counted in
+work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in seconds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy as sp
 
 from ...core.errors import DerivationError
-from ..certificates import (BoxCertificate, Certificate, CountingCertificate, Domain, Fact,
-                            FiniteCertificate, InductionCertificate, StructuralCertificate,
-                            SymbolicCertificate, fraction, margin_of, sign_fact)
+from ..certificates import (BoxCertificate, Certificate, ContinuityCertificate,
+                            CountingCertificate, Domain, Fact, FiniteCertificate,
+                            InductionCertificate, StructuralCertificate, SymbolicCertificate,
+                            margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
-from . import deciders
+from . import deciders, replay
 
 _SEAL = object()          # only this module holds it
 
@@ -123,6 +130,8 @@ def _accept(c: Certificate, domain: Domain) -> StepResult:
         return _accept_symbolic(c, domain)
     if isinstance(c, BoxCertificate):
         return _accept_box(c, domain)
+    if isinstance(c, ContinuityCertificate):
+        return _accept_continuity(c, domain)
     if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
         from . import rules   # after this module: the rules read confirm and defined_on
         why, detail = rules.judge(c, domain)
@@ -143,11 +152,11 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
     strict = c.relation in ("<", ">")
     margin = margin_of(c.lhs, c.rhs, c.relation)
     if c.chain:
-        wanted = _monotone_facts(margin, strict, c.chain, domain)
+        wanted = replay.monotone_facts(margin, strict, c.chain, domain)
         if isinstance(wanted, str):
             return _refused(wanted, c.stage)
     elif c.substitution:
-        wanted = _reparametrised_facts(margin, strict, c.substitution, domain)
+        wanted = replay.reparametrised_facts(margin, strict, c.substitution, domain)
         if isinstance(wanted, str):
             return _refused(wanted, c.stage)
     elif c.reduced:
@@ -172,51 +181,6 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
                  "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
 
 
-def _monotone_facts(margin, strict, chain, domain: Domain):
-    """The facts of a derivative-sign monotonicity argument, re-derived here: for each level
-    ``(x, end, direction, end_open)``, ``direction * dm/dx >= 0`` (> 0 for a strict claim at
-    an open end) on the product of the remaining sets (a box: the path from the end to any
-    point stays in it), then ``m`` at ``x = end``; finally the sign of the constant left."""
-    sets, facts = domain.sets, []
-    for x, end, direction, end_open in chain:
-        d = sets.get(x)
-        if not isinstance(d, sp.Interval) or end not in (d.start, d.end) or \
-                (end == d.start) != (direction > 0) or end_open != (
-                    d.left_open if end == d.start else d.right_open):
-            return f"the monotonicity step in {x} to the end {end} does not match {x} in {d}"
-        box = Domain.of({s: sets[s] for s in margin.free_symbols})
-        facts.append(sign_fact(direction * sp.diff(margin, x), strict and end_open,
-                               f"derivative in {x}", box))
-        strict = strict and not end_open
-        margin = margin.xreplace({x: end})
-    if margin.free_symbols:
-        return "the monotonicity argument leaves parameters free"
-    facts.append(sign_fact(margin, strict, "value at the end", Domain(())))
-    return facts
-
-
-def _reparametrised_facts(margin, strict, substitution, domain: Domain):
-    """Facts of ``x = a + (b - a)/(1 + t)``, ``t >= 0`` (onto ``(a, b]``): the sign of the
-    reparametrised margin over ``t >= 0``, and of the margin at ``x = a`` when a is in the set."""
-    sets = dict(domain.sets)
-    subs, facts = {}, []
-    for x, t, expr in substitution:
-        d = sets.get(x)
-        if not isinstance(d, sp.Interval) or not (d.start.is_finite and d.end.is_finite) or \
-                d.right_open or sp.simplify(expr - (d.start + (d.end - d.start) / (1 + t))) != 0:
-            return f"the substitution {x} = {expr} does not map t >= 0 onto {x} in {d}"
-        subs[x] = expr
-        if not d.left_open:
-            at_a = {s: v for s, v in sets.items() if s != x}
-            facts.append(sign_fact(margin.xreplace({x: d.start}), strict, f"at {x} = {d.start}",
-                                   Domain.of(at_a)))
-    t_sets = {s: v for s, v in sets.items() if s not in subs}
-    t_sets.update({t: sp.Interval(0, sp.oo) for _, t, _ in substitution})
-    facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
-                           Domain.of(t_sets)))
-    return facts
-
-
 def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
     enumerated = dict(c.values)
     sets = domain.sets
@@ -231,73 +195,95 @@ def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
             short.append((s, inside))
             ranged.append(f"{s.name} <= {max(inside)}" if inside and sets[s].sup is sp.oo
                           else f"{s.name} in {{{', '.join(map(str, sorted(inside)))}}}")
-    if c.cases <= 0:
-        return _refused("no case was evaluated", c.stage)
+    points = replay.cases(c.values, (c.lhs, c.rhs), domain)   # every case, evaluated here
+    if isinstance(points, str) or not points:
+        return _refused(points or "no case to evaluate", c.stage)
+    how, why = replay.decide_cases(c.lhs, c.rhs, c.relation, points)
+    if why:
+        return _refused(why, c.stage)
     if short:
         token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL)
         return StepResult(Verdict.ENUMERATED_ON_RANGE, f"exactly for {', '.join(ranged)} "
-                          f"({c.cases} cases): a sample of an infinite domain, evidence; "
-                          f"{c.detail}", c.stage, points=c.cases, acceptance=token)
-    verdict = Verdict.ENUMERATED if c.how == "exact" and c.stage == "enumeration" \
+                          f"({len(points)} cases): a sample of an infinite domain, evidence; "
+                          f"{c.detail}", c.stage, points=len(points), acceptance=token)
+    verdict = Verdict.ENUMERATED if how == "exact" and c.stage == "enumeration" \
         else Verdict.CERTIFIED
-    return _held(verdict, c.detail, c.stage, c, points=c.cases)
+    return _held(verdict, f"{c.detail}; every case re-evaluated by the kernel ({how})",
+                 c.stage, c, points=len(points))
 
 
 def _first_missing(domain_set, values):
     """A point of ``domain_set`` not among ``values`` (None: all of it is enumerated)."""
-    if isinstance(domain_set, sp.FiniteSet):
+    if isinstance(domain_set, sp.FiniteSet) or (isinstance(domain_set, sp.Range)
+                                                and domain_set.size.is_finite):
         return next((v for v in domain_set if v not in values), None)
-    if isinstance(domain_set, sp.Range) and domain_set.size.is_finite:
-        return next((v for v in domain_set if v not in values), None)
-    if isinstance(domain_set, sp.Intersection):
+    if isinstance(domain_set, sp.Intersection) and domain_set.is_subset(sp.S.Integers):
         lo, hi = domain_set.inf, domain_set.sup
-        if lo.is_finite and hi.is_finite and all(
-                getattr(a, "is_subset", None) and a.is_subset(sp.S.Integers) for a in [domain_set]):
+        if lo.is_finite and hi.is_finite:
             return next((v for v in sp.Range(sp.ceiling(lo), sp.floor(hi) + 1)
                          if domain_set.contains(v) is sp.true and v not in values), None)
     return domain_set.inf if domain_set.inf.is_finite else sp.oo  # infinite or not integer
 
 
 def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
-    sets = domain.sets
+    """Coverage of the main claim's search boxes (and tails), then every search replayed
+    leaf by leaf (:func:`.replay.replay_search`), then the facts."""
+    def claim(q):
+        return q.piece_of or (q.lhs, q.relation, q.rhs)
+    main = [q for q in c.searches if claim(q) == claim(c.searches[0])] if c.searches else []
+    if len(main) > 1 and not all(q.piece_of and len(q.coordinates) == 1 for q in main):
+        return _refused("several searches of one claim that are not its pieces", c.stage)
     covered = {}
-    for symbol, lo, hi, integer, transform in c.coordinates:
-        lo, hi = fraction(lo), fraction(hi)
-        if transform is None:
-            covered[symbol] = sp.Interval(sp.Rational(lo.numerator, lo.denominator),
-                                          sp.Rational(hi.numerator, hi.denominator))
-        else:
-            image = _transform_image(symbol, transform, lo, hi)
-            if image is None:
-                return _refused(f"the change of variables {symbol} = {transform} is not one "
-                                "the kernel knows onto an unbounded range", c.stage)
-            covered[symbol] = image
+    for q in main:
+        for symbol, have in replay.covered(q).items():
+            if have is None:
+                return _refused(f"a change of variables of {symbol} the kernel does not "
+                                "know", c.stage)
+            covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet), have)
     for symbol, start, argument in c.tails:
         if not argument:
             return _refused(f"the tail {symbol} >= {start} has no argument", c.stage)
         covered[symbol] = sp.Union(covered.get(symbol, sp.S.EmptySet),
                                    sp.Interval(sp.Integer(start), sp.oo))
+    sets = domain.sets
     for symbol in c.lhs.free_symbols | c.rhs.free_symbols:
         have = covered.get(symbol)
         if have is None or sets.get(symbol) is None or sets[symbol].is_subset(have) is not True:
             return _refused(f"the boxes do not cover {symbol} in {sets.get(symbol)} "
                             f"(covered: {have})", c.stage)
+    for q in c.searches:
+        why = replay.replay_search(q, domain, c.bits) or \
+            (replay.piece_ends(q, domain) if q.piece_of else "")
+        if why:
+            return _refused(f"a leaf does not replay: {why}", c.stage)
     for fact in c.facts:
         if not confirm(fact, domain):
             return _refused(f"the fact {fact.text()} is not confirmed", c.stage)
-    return _held(Verdict.CERTIFIED, c.detail, c.stage, c, worst_margin=c.smallest_margin)
+    leaves = sum(len(q.leaves) for q in c.searches)
+    return _held(Verdict.CERTIFIED, f"{c.detail}; {leaves} leaves re-evaluated by the kernel",
+                 c.stage, c, worst_margin=c.smallest_margin)
 
 
-def _transform_image(symbol, transform, lo: Fraction, hi: Fraction):
-    """The image of ``t in [lo, hi]`` (hi = 1 open) under ``a + t/(1-t)`` or ``b - t/(1-t)``."""
-    t = next(iter(transform.free_symbols), None)
-    if t is None or (lo, hi) != (0, 1):
-        return None
-    for sign in (1, -1):
-        a = sp.simplify(transform - sign * t / (1 - t))
-        if a.is_Rational:
-            return sp.Interval(a, sp.oo) if sign == 1 else sp.Interval(-sp.oo, a)
-    return None
+def continuous_where_defined() -> tuple:
+    """The nodes continuous at every point where they are defined."""
+    from ...core.special import Phi   # local: the proof package stays free of cycles
+
+    return (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.Abs, sp.Max, sp.Min, sp.erf, sp.erfc,
+            Phi, sp.sin, sp.cos)
+
+
+def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
+    """Built only from :func:`continuous_where_defined` nodes, and defined on the whole
+    domain (checked before, by :func:`defined_on`): continuous there."""
+    known = continuous_where_defined()
+    odd = next((e for e in sp.preorder_traversal(c.lhs)
+                if not (e.is_Atom or isinstance(e, known))), None)
+    if c.lhs != c.rhs or c.relation != "=" or odd is not None:
+        return _refused(f"{getattr(odd, 'func', c.lhs)} is not a function the kernel knows "
+                        "to be continuous where it is defined", c.stage)
+    return _held(Verdict.PROVED, f"continuous in {c.variable}: built from functions "
+                 "continuous where they are defined, and defined on the whole domain",
+                 c.stage, c)
 
 
 # ------------------------------------------------------------------ declarations
@@ -387,30 +373,6 @@ def defined_on(sides, domain: Domain) -> str:
         for fact in hazards(side, domain=domain):
             if not confirm(fact, domain):
                 return f"{fact.text()} is not shown on the domain"
-    return ""
-
-
-def undefined_at(sides, domain: Domain) -> str:
-    """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
-    found): a hazard that z3 refutes with a point at which the expression really is
-    undefined (checked exactly)."""
-    for name, side in zip(("lhs", "rhs"), sides):
-        for fact in hazards(side, domain=domain):
-            if fact.source != "definedness":
-                continue   # b**k undefined at b = 0 only for some k: not named as a point
-            dom = deciders.domain_of(fact, domain)
-            try:
-                dom = dom.restricted_to(fact.expression.free_symbols)
-                ok, point = deciders.z3_decide(fact, dom)
-            except Exception:  # noqa: BLE001 - no point found
-                continue
-            if ok or point is None:
-                continue
-            value = sp.simplify(fact.expression.xreplace(point))
-            if value.is_Rational and not deciders.holds_exactly(value, fact.property):
-                where = ", ".join(f"{s} = {v}" for s, v in point.items())
-                return (f"the {name} is undefined at {where}, a point of the stated domain "
-                        f"({sp.sstr(fact.expression)} = {value}, needed {fact.text()})")
     return ""
 
 

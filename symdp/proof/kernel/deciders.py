@@ -15,13 +15,13 @@ from fractions import Fraction
 
 import sympy as sp
 
+from ..budgets import Z3_RLIMIT  # noqa: F401 - z3's resource limit, one constant for all
 from ..certificates import Domain, Fact
 
 #: work budgets (deterministic: counts, never seconds)
 FINITE_POINTS = 4096      # a fact on a finite domain is evaluated exactly up to this many points
 BALL_BOXES = 512          # sub-boxes of a bounded domain per fact
 BALL_BITS = 128
-Z3_RLIMIT = 2_000_000     # z3's resource limit (its own count of work)
 
 
 def rewritings():
@@ -70,6 +70,11 @@ def holds_exactly(value, prop: str) -> bool:
         return False
     return {"positive": value > 0, "nonnegative": value >= 0, "negative": value < 0,
             "nonpositive": value <= 0, "nonzero": value != 0, "zero": value == 0}[prop]
+
+
+def relation_holds(L, R, relation: str) -> bool:
+    """``L REL R`` for exact rationals."""
+    return {"=": L == R, "<=": L <= R, "<": L < R, ">=": L >= R, ">": L > R}[relation]
 
 
 def by_exact_points(fact: Fact, dom: Domain) -> str:
@@ -376,3 +381,29 @@ def by_choose_pos(fact: Fact, dom: Domain) -> str:
         return False
 
     return "Nat.choose_pos, Nat.factorial_pos (bounds by z3)" if positive(fact.expression) else ""
+
+
+def undefined_at(sides, domain: Domain) -> str:
+    """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
+    found): a hazard that z3 refutes with a point at which the expression really is
+    undefined (checked exactly)."""
+    from . import hazards   # the kernel's own list of definedness conditions
+
+    for name, side in zip(("lhs", "rhs"), sides):
+        for fact in hazards(side, domain=domain):
+            if fact.source != "definedness":
+                continue   # b**k undefined at b = 0 only for some k: not named as a point
+            dom = domain_of(fact, domain)
+            try:
+                dom = dom.restricted_to(fact.expression.free_symbols)
+                ok, point = z3_decide(fact, dom)
+            except Exception:  # noqa: BLE001 - no point found
+                continue
+            if ok or point is None:
+                continue
+            value = sp.simplify(fact.expression.xreplace(point))
+            if value.is_Rational and not holds_exactly(value, fact.property):
+                where = ", ".join(f"{s} = {v}" for s, v in point.items())
+                return (f"the {name} is undefined at {where}, a point of the stated domain "
+                        f"({sp.sstr(fact.expression)} = {value}, needed {fact.text()})")
+    return ""

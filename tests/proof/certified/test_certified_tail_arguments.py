@@ -12,7 +12,7 @@ pytest.importorskip("flint")
 import sympy as sp  # noqa: E402
 
 from symdp.proof.cascade.certified.box import Range, certify_box  # noqa: E402
-from symdp.proof.cascade.certified.reduce import _Signs, reduce_relation  # noqa: E402
+from symdp.proof.cascade.certified.reduce import Signs, reduce_relation  # noqa: E402
 from symdp.proof.cascade.certified.tail import Relaxer  # noqa: E402
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -70,7 +70,7 @@ def test_false_far_in_the_tail_is_not_certified():
 
 
 def test_relaxations_go_only_the_sound_way():
-    signs = _Signs({n: sp.Range(2, sp.oo)}, [])
+    signs = Signs({n: sp.Range(2, sp.oo)}, [])
     r = Relaxer(signs)
     A = 1 - 1 / n
     lower = {v for v, _ in r.bounds(sp.log(A), -1)}

@@ -44,6 +44,7 @@ be seen by a ball).  A parameter infinite at both ends has no transformation:
 from __future__ import annotations
 
 import collections
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -164,6 +165,7 @@ class BoxResult:
     seconds: float = 0.0
     pieces: list = field(default_factory=list)      # breakpoints of a Piecewise margin (text)
     tail: str = ""                    # an integer range split: "n in 2..65 by boxes; n >= 65: ..."
+    searches: list = field(default_factory=list)    # the search trees, for the kernel to replay
 
     def box_dict(self) -> dict:
         return {c.range.symbol.name: _range_json(c) for c in self.coordinates}
@@ -376,6 +378,7 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
     result = BoxResult("undecided", box, tuple(coords))
     initial = tuple((c.lo, c.hi) for c in coords)
     queue = collections.deque([initial])  # breadth first: what is left at the limit is small
+    leaves = []                           # the search tree, replayed by the kernel
     with working_bits(bits):
         while queue:
             if result.sub_boxes >= max_boxes:
@@ -388,8 +391,11 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
             if outcome == "refuted":
                 result.status = "refuted"
                 break
+            if outcome in ("decided", "vacuous"):
+                leaves.append((sub, outcome, None))
             if outcome == "split":
                 halves = _split(coords, sub)
+                leaves.append((sub, "split", halves))
                 too_narrow = halves is None or all(
                     (hi - lo) < MIN_WIDTH * max(Fraction(1), c.hi - c.lo)
                     for c, (lo, hi) in zip(coords, sub) if lo != hi and not c.integer)
@@ -400,7 +406,11 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
                     continue
                 queue.extend(halves)
             elif isinstance(outcome, tuple):  # a face from the monotonicity test
+                leaves.append((sub, "monotone", outcome))
                 queue.append(outcome)
+    unbounded = any(c.transform is not None and not c.range.bounded for c in coords)
+    result.searches = [_search_record(lhs, rhs, relation, coords,
+                                      problem.margin_expr if unbounded else None, leaves)]
     if result.status != "refuted":
         result.status = "certified" if not result.resisting else "undecided"
         if result.status == "undecided":
@@ -408,6 +418,14 @@ def certify_box(lhs, rhs, relation: str, box, *, constraints=(), domains=None,
                                                           _certified_part(coords, result)) if x)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _search_record(lhs, rhs, relation, coords, searched, leaves):
+    from ...certificates import BoxSearch
+
+    return BoxSearch(lhs, rhs, relation, tuple(
+        (c.range.symbol, c.variable, c.lo, c.hi, c.integer, c.transform) for c in coords),
+        searched, tuple(leaves))
 
 
 def _examine(problem: _Problem, sub, result: BoxResult):
@@ -600,6 +618,8 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
         result.decided += piece.decided
         result.vacuous += piece.vacuous
         result.monotone += piece.monotone
+        result.searches += [dataclasses.replace(q, piece_of=(lhs, relation, rhs))
+                            for q in piece.searches]
         if piece.status != "certified":
             return None
         m = piece.smallest_margin

@@ -88,7 +88,7 @@ def _shift_variable(symbol, open_end: bool, integer: bool) -> sp.Dummy:
     return sp.Dummy(f"m_{symbol.name}", **assumptions)
 
 
-class _Signs:
+class Signs:
     """Signs of expressions under the hypotheses (SymPy assumptions, shifted parameters)."""
 
     def __init__(self, hypotheses, conditions):
@@ -247,7 +247,7 @@ class _Signs:
 
 def reduce_relation(lhs, rhs, relation: str, hypotheses: dict, conditions=()) -> Reduction:
     """Apply the monotone reductions, then try the sign analysis of the reduced relation."""
-    signs = _Signs(hypotheses, conditions)
+    signs = Signs(hypotheses, conditions)
     red = Reduction(lhs, rhs, relation)
     for _ in range(12):
         if not _one_step(red, signs):
@@ -300,7 +300,7 @@ def _lattice(red: Reduction) -> str:
     return ""
 
 
-def _by_arguments(red: Reduction, signs: "_Signs") -> str:
+def _by_arguments(red: Reduction, signs: "Signs") -> str:
     """``X >= Max(a_1, ..., a_k)`` when ``X >= a_i`` for every i; ``Max(a_1, ...) >= X`` when
     ``a_i >= X`` for one i (and the same for Min, and for strict relations), each decided by
     the sign analysis."""
@@ -333,7 +333,7 @@ def _nonneg(signs, e, strict=False) -> bool:
     return signs.sign(e, ">" if strict else ">=")[0]
 
 
-def _one_step(red: Reduction, signs: _Signs) -> bool:  # noqa: C901 - one rule per branch
+def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule per branch
     L, R, rel = red.lhs, red.rhs, red.relation
     # common additive terms
     lt, rt = sp.Add.make_args(L), sp.Add.make_args(R)

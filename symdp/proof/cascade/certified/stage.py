@@ -342,7 +342,8 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
                           monotone=sum(r.monotone for _, r in results),
                           smallest_margin=_margin(main),
                           pieces=tuple(p for _, r in results for p in r.pieces),
-                          facts=tuple(facts), detail=_box_detail(reduction, results))
+                          facts=tuple(facts), detail=_box_detail(reduction, results),
+                          searches=tuple(q for _, r in results for q in r.searches))
 
 
 def _uncovered(ranges, hypotheses) -> str:

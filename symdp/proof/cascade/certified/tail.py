@@ -43,7 +43,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
 
     The finite part (``n in lo..n0``, certified by the caller's boxes) includes ``n = n0``,
     which the induction-style arguments start from."""
-    from .reduce import _Signs
+    from .reduce import Signs
 
     strict = relation in ("<", ">")
     want = ">" if strict else ">="
@@ -55,7 +55,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
     free_n = not any(n in c.free_symbols for c in relevant)
     start = heartbeats()
     try:
-        on_integers = _Signs({**others, n: sp.Range(n0, sp.oo)}, relevant)
+        on_integers = Signs({**others, n: sp.Range(n0, sp.oo)}, relevant)
         ok, why = on_integers.sign(margin, want, _sign_work(margin))
         if ok:
             return f"the sign of the margin for {n.name} = {n0} + j, j >= 0 ({why})"
@@ -66,7 +66,7 @@ def tail_argument(margin, relation: str, n, n0: int, ranges, constraints) -> str
                     f"{n.name} >= {n0} (relaxations: {_notes(notes)})")
         with work_limit(TAIL_STEP_WORK):
             d = sp.diff(margin, n)
-        on_reals = _Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
+        on_reals = Signs({**others, n: sp.Interval(n0, sp.oo)}, relevant)
         reals = Relaxer(on_reals)
         if free_n:
             why = _shifted_difference(margin, n, n0, reals, start)
