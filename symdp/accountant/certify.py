@@ -323,10 +323,11 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
                       limits: bool = True, engine: str = "fft") -> Bracket:
     """Certified bracket on epsilon(delta) for the composition of ``phases``.
 
-    With two directions, each is first composed on a grid three (FFT engine; exact: two) levels
-    coarser; the
-    direction with the larger certified lower end is recomputed at ``precision``, and
-    so is any other whose coarse upper end would widen the result.  Every bracket is
+    With two directions, the exact engine first composes each on a grid two levels coarser;
+    the FFT engine composes the direction with the larger float Chernoff estimate of ε at
+    ``precision`` at once and the others on a grid 2^4 times coarser.  Then the direction with
+    the larger certified lower end is (re)computed at ``precision``, and so is any other whose
+    coarse upper end would widen the result.  Every bracket is
     valid at any grid, so the maxima below are certified whichever grids were used."""
     D = exact(delta, "delta")
     check_range("delta", D, DELTA_MIN, 1.0)
@@ -335,14 +336,22 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     n = _directions(phases)
     refine = refinement(phases)
     fine = grid_for(precision, mutate, refine, engine)
-    coarse = grid_for(max(0, precision - 3 if engine == "fft" else precision - 2), mutate, refine,
-                      engine) if n > 1 else fine
+    if engine == "fft":
+        # the direction with the larger float Chernoff estimate goes straight to the fine grid;
+        # the others only need an upper end below its own, which a coarse grid gives cheaply
+        coarse = FFTGrid(h_exp=max(8, fine.h_exp - 4), mutate=mutate) if n > 1 else fine
+        first = max(range(n), key=lambda d: fft.chernoff_epsilon(
+            [ph.pairs[d] for ph in phases], [ph.steps for ph in phases], float(D)))
+    else:
+        coarse = grid_for(max(0, precision - 2), mutate, refine, engine) if n > 1 else fine
+        first = None
     target = ("delta", float(D))
     found = []
     for d in range(n):
-        c = compose_direction(phases, d, coarse, progress, target)
+        grid = fine if d == first else coarse
+        c = compose_direction(phases, d, grid, progress, target)
         lo, hi, note = epsilon_bounds([c], D)
-        found.append([lo, hi, note[0], coarse.h_exp, c])
+        found.append([lo, hi, note[0], grid.h_exp, c])
     if limits and max(f[0] for f in found) > EPS_MAX:
         raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
                                     f"(certified eps >= {float(max(f[0] for f in found)):.4g})")

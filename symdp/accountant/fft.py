@@ -268,12 +268,34 @@ def _scan(pair: Pair, grid: FFTGrid):
 
 
 def log_mgf(scan, h: float, lam: float) -> float:
-    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only)."""
+    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only).  Each coarse
+    cell's mass sits at the cell's midpoint: at its left end the estimate is biased low by
+    about λ × (half a cell) per step, which T steps turn into a saddle point T half-cells off."""
     idx, A, _ = scan
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)
-    z = lam * idx * h
+    mid = np.append((idx[:-1] + idx[1:]) / 2, idx[-1])
+    z = lam * mid * h
     top = np.max(np.where(m > 0, z, -np.inf))
     return float(top + math.log(np.sum(m * np.exp(z - top))))
+
+
+def chernoff_epsilon(pairs, steps, delta: float) -> float:
+    r"""Float Chernoff estimate :math:`\min_\lambda (\sum_i T_i K_i(\lambda) + \log 1/\delta)/\lambda`
+    of ε(δ) of one direction, from the coarse scans (a choice only: which direction to compute
+    on the fine grid first)."""
+    scans = []
+    for p in pairs:
+        e, j0, j1, A = _scan_loss(p)
+        scans.append((np.arange(j0, j1 + 1, dtype=np.int64), np.clip(np.array(A), 0.0, 1.0), 2.0 ** e))
+    best = math.inf
+    for j in range(49):
+        lam = 2.0 ** (j / 4) / 64
+        try:
+            K = sum(T * log_mgf(sc[:2] + (1,), sc[2], lam) for sc, T in zip(scans, steps))
+        except (OverflowError, ValueError):
+            continue
+        best = min(best, (K + math.log(1 / delta)) / lam)
+    return best
 
 
 NODE_DENSE_BITS = 6      # spacing h where a coarse cell's tilted mass is within 2^-6 of the largest
