@@ -304,7 +304,10 @@ NODE_DOUBLING = 4.0      # ... and the spacing doubles each time that mass falls
 
 def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
     """Grid indices of the nodes: spacing h where the tilted mass of a coarse cell is within
-    2^-6 of the largest, doubling as it falls by 4 (discretisation error ~ spacing^2 x mass)."""
+    2^-6 of the largest, doubling as it falls by 4 (discretisation error ~ spacing^2 x mass),
+    at most a quarter of a unit of loss.  Where the spacing exceeds the scan's, only the scan
+    points on that spacing are nodes (far in the tails, where the tilted mass is negligible,
+    the scan points themselves would be most of the nodes); the window's two ends are kept."""
     idx, A, step = scan
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)[:-1]
     h = float(grid.h)
@@ -312,13 +315,16 @@ def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
         lt = np.log(np.maximum(m, 1e-300)) + lam * idx[1:] * h
     lt = np.where(m > 0, lt, -np.inf)
     best = np.max(lt)
-    out = [idx]
+    cap = max(0, grid.h_exp - 2)
+    gap = best - lt - NODE_DENSE_BITS * math.log(2)
+    js = np.where(gap <= 0, 0, np.minimum(np.maximum(gap, 0) / math.log(NODE_DOUBLING), cap)).astype(int)
+    out = [idx[:1], idx[-1:]]
     for c in range(len(idx) - 1):
-        gap = best - lt[c] - NODE_DENSE_BITS * math.log(2)
-        j = 0 if gap <= 0 else int(min(gap / math.log(NODE_DOUBLING), 60))
-        sp_ = 1 << j
+        sp_ = 1 << int(js[c])
         if sp_ < idx[c + 1] - idx[c]:
             out.append(np.arange(idx[c], idx[c + 1], sp_))
+        elif idx[c] % sp_ == 0 or c == 0 or js[c - 1] < js[c]:
+            out.append(idx[c:c + 1])          # on the spacing's lattice, or after a finer cell
     ks = np.unique(np.concatenate(out))
     if ks[0] < 0 < ks[-1]:
         ks = np.union1d(ks, [0])          # a loss atom at 0 (uniform sampling) keeps its node
@@ -397,6 +403,7 @@ class ComposedArray:
     tau_hi: arb
     h_exp: int
     steps: list = field(default_factory=list, repr=False)
+    logs: dict | None = field(default=None, repr=False)      # tail_logs(steps): choices only
 
     @property
     def N(self) -> int:
@@ -429,14 +436,25 @@ def _float_tail_log(k, T, h, th):
     return tot if np.ndim(th) else float(tot[0])
 
 
-def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> arb:
+def tail_logs(steps, hf: float) -> dict:
+    """The float log-mgf of the composition at ±THETAS (``{+1: ..., -1: ...}``), computed once
+    per composed array and shared by :func:`_float_edge` and :func:`tail_bound` (choices only)."""
+    k = [(kk, xx) for kk, xx, _ in steps]
+    T = [TT for _, _, TT in steps]
+    th = np.array(THETAS)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return {1: _float_tail_log(k, T, hf, th), -1: _float_tail_log(k, T, hf, -th)}
+
+
+def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0, logs: dict | None = None) -> arb:
     r"""Chernoff: the composed mass at indices >= ``edge`` (``above``) or < ``edge`` is at most
     :math:`\prod_i (\sum_k x_{ik} e^{\pm\theta h (k - r_i)})^{T_i} \cdot e^{\pm\theta h(\sum_i T_i r_i - \mathrm{edge})}`
     for every θ > 0 and references r_i (Markov's inequality for :math:`e^{\pm\theta h S}` under the
     product measure); r_i is the least index of phase i, so the weights lie in [1, e^{600}]
     above (θ capped accordingly; :func:`geometric`) and in (0, 1] below (:func:`_decaying_sum`).  The mass is
     exactly 0 when the edge lies beyond the support :math:`\sum_i T_i [\min k_i, \max k_i]`.
-    θ is chosen in floating point."""
+    θ is chosen in floating point (from ``logs`` of :func:`tail_logs` when given); the bound is
+    evaluated at the best-scored θ, the next ones only if a weight leaves the float range."""
     h = Fraction(1, 1 << h_exp)
     hf = float(h)
     sign = 1 if above else -1
@@ -451,13 +469,25 @@ def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> ar
     cap = 600 / (span * hf) if above else math.inf
     k = [(kk, xx) for kk, xx, _ in steps]
     T = [TT for _, _, TT in steps]
-    cands = {Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20) for th in THETAS}
-    cands = sorted(cands)
-    th_f = np.array([float(t) for t in cands])
-    score = _float_tail_log(k, T, hf, sign * th_f) - sign * th_f * hf * edge
-    scored = [cands[i] for i in np.argsort(score)]
+    if logs is None:
+        cands = sorted({Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20) for th in THETAS})
+        th_f = np.array([float(t) for t in cands])
+        score = _float_tail_log(k, T, hf, sign * th_f) - sign * th_f * hf * edge
+    else:                        # the shared scores at THETAS; a capped theta is scored alone
+        score, cands = {}, []
+        for i, th in enumerate(THETAS):
+            c = Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20)
+            if c not in score:
+                lm = logs[sign][i] if th <= cap else _float_tail_log(k, T, hf, sign * float(c))
+                score[c] = lm - sign * float(c) * hf * edge
+                cands.append(c)
+        score = np.array([score[c] for c in cands])
+    score = np.where(np.isfinite(score), score, np.inf)
+    scored = [cands[i] for i in np.argsort(score, kind="stable")]
     best = None
     for th in scored[:3]:
+        if best is not None:
+            break
         try:
             with flint.ctx.workprec(WORK_PREC):
                 tot = arb(0)
@@ -498,14 +528,13 @@ def circular(k: np.ndarray, x: np.ndarray, N: int, direction: int) -> np.ndarray
 
 
 def _float_edge(steps, hf: float, tol: float, above: bool, sd: float, lam: float = 0.0,
-                mean: float = 0.0) -> float:
+                mean: float = 0.0, logs: dict | None = None) -> float:
     """Float Chernoff edge y (loss units) beyond which the composed mass times e^{-lam (y - mean)}
     (the weight of a cell above the mean, relative to one at the mean) is below ``tol``."""
-    k = [(kk, xx) for kk, xx, _ in steps]
-    T = [TT for _, _, TT in steps]
     th = np.array(THETAS)
+    logs = logs or tail_logs(steps, hf)
     with np.errstate(over="ignore", invalid="ignore"):
-        lm = _float_tail_log(k, T, hf, th if above else -th)
+        lm = logs[1 if above else -1]
         edges = (lm + lam * mean + math.log(1 / tol)) / (th + lam) if above else (lm + math.log(1 / tol)) / th
     edges = edges[np.isfinite(edges)]
     best = float(np.min(edges)) if len(edges) else math.inf
@@ -541,9 +570,10 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
     # below c: mass < 2^-45 (it wraps onto the counted cells); above c + N: mass x weight < 2^-40
     # (cells above the tilted mean weigh less), and mass < 2^-40 beyond N above the mean (it
     # wraps onto the cells that decide delta)
-    left = _float_edge(steps, hf, 2.0 ** -45, False, sd)
-    right = _float_edge(steps, hf, 2.0 ** -40, True, sd)
-    right_w = _float_edge(steps, hf, 2.0 ** -40, True, sd, float(rate), mean)
+    logs = tail_logs(steps, hf)
+    left = _float_edge(steps, hf, 2.0 ** -45, False, sd, logs=logs)
+    right = _float_edge(steps, hf, 2.0 ** -40, True, sd, logs=logs)
+    right_w = _float_edge(steps, hf, 2.0 ** -40, True, sd, float(rate), mean, logs=logs)
     if not all(math.isfinite(v) for v in (left, right, right_w)):
         left, right, right_w = mean - 10 * sd, mean + 10 * sd, mean + 10 * sd
     left = min(left, mean - 4 * sd)
@@ -574,15 +604,15 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
                     other *= v
             D += T * arb(g) * s2 * (s1 + E) ** (T - 1) * other
         err2 = arb(g) * prodS * (1 + rho) + rho * prodS + D + (M + 2) * arb(N).sqrt() * TINY
-        tau_lo = tail_bound(steps, h_exp, c, False, sd)
-        tau_hi = tail_bound(steps, h_exp, c + N, True, sd)
+        tau_lo = tail_bound(steps, h_exp, c, False, sd, logs)
+        tau_hi = tail_bound(steps, h_exp, c + N, True, sd, logs)
     w = fft(Y, inverse=True).real / N
     w = np.roll(w, -(c % N))
     if mutate == "no-fft-bound":
         err2 = arb(0)
     if mutate == "no-wrap-bound":
         tau_lo = tau_hi = arb(0)
-    return ComposedArray(w, c, rate, err2, tau_lo, tau_hi, h_exp, list(steps))
+    return ComposedArray(w, c, rate, err2, tau_lo, tau_hi, h_exp, list(steps), logs)
 
 
 def _decaying_sum(xs: np.ndarray, rate: Fraction, h: Fraction, start: int, factor=None):
@@ -765,7 +795,7 @@ class LowerFFT:
                 edge = max(cut, ap.c) + ap.N
                 memo = self.__dict__.setdefault("_tails", {})
                 if edge not in memo:
-                    memo[edge] = tail_bound(ap.steps, ap.h_exp, edge, True, self._sd())
+                    memo[edge] = tail_bound(ap.steps, ap.h_exp, edge, True, self._sd(), ap.logs)
                 tau = ap.tau_lo + memo[edge]
             lo_p = self.scale_p * (-_ball(self.arr_p.rate) * y0).exp() * (sp_ - rp - tau)
             qrate = self.arr_p.rate if self.mutate == "untilt-q-as-p" else self.arr_q.rate
