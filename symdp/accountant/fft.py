@@ -267,6 +267,17 @@ def _scan(pair: Pair, grid: FFTGrid):
     return idx, np.clip(np.array(A, dtype=float), 0.0, 1.0), step
 
 
+def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
+    """The grid points at (or just outside) the ends of the pair's loss window, and one above:
+    for a pair with loss atoms at its extremes (randomized response, f_(eps,delta)) on the
+    grid, the atoms are nodes and the binned pair's top cell [y_{n-1}, +oo) starts above the
+    highest one (else the absorbing top cell would merge it with the mass at +oo), so the
+    discretisation of §2 is exact there (a choice; any nodes are valid)."""
+    lo, hi = pair.loss_window(2.0 ** -90)
+    top = math.ceil(hi * 2 ** grid.h_exp)
+    return np.array([math.floor(lo * 2 ** grid.h_exp), top, top + 1], dtype=np.int64)
+
+
 def log_mgf(scan, h: float, lam: float) -> float:
     """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only).  Each coarse
     cell's mass sits at the cell's midpoint: at its left end the estimate is biased low by
@@ -374,7 +385,8 @@ def tilted_step(pair: Pair, grid: FFTGrid, lam: Fraction, ks: np.ndarray) -> Til
         fin_p = sum((float(v) / e for v, e in zip(P, el) if v), arb(0)) * CP
         fin_q = sum((float(v) / e for v, e in zip(Q, elq) if v), arb(0)) * CQ
         inf = arb(_up(inf)) if m != "upper-mass-down" else arb(max(0.0, _down(inf)))
-        top_p, top_q = arb(max(0.0, _down(top_p))), arb(_up(top_q))
+        top_p = arb(_up(top_p)) if m == "lower-p-up" else arb(max(0.0, _down(top_p)))
+        top_q = arb(_up(top_q))
     k = np.asarray(ks, dtype=np.int64)
     if m == "upper-shift-down":            # losses one cell too low (a wrong direction)
         k_up = k - 1
@@ -728,6 +740,8 @@ class UpperFFT:
             top = self.scale * (-lam * _ball(Fraction(ca.c + ca.N) * h)).exp() * ca.tau_hi
             below = ca.tau_lo if Fraction(ca.c) * h > E else arb(0)
             inf = _mgf_gap(self.fin_inf, self.steps)
+            if self.mutate == "no-tail-mass":          # the mass above the window and at +oo dropped
+                return W * (total + below)
             return W * (total + below) + top + inf
 
     def estimator(self):
@@ -805,7 +819,9 @@ class LowerFFT:
             top = _mgf_gap(self.fin_top_p, self.steps).lower() - e * _mgf_gap(self.fin_top_q, self.steps).upper()
             if not top > 0:
                 top = arb(0)
-            return arb(cells.lower()) + top
+            # S may also be empty (every finite cell sent to ⊥): the cells' part is then 0
+            cells = cells.lower() if cells.lower() > 0 else arb(0)
+            return arb(cells) + top
 
     def _sd(self) -> float:
         hf = 2.0 ** -self.arr_p.h_exp
@@ -908,6 +924,8 @@ class ComposedFFT:
 def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progress=None) -> ComposedFFT:
     """Compose the phases (one pair and T per phase) of one direction by the certified FFT."""
     h = float(grid.h)
+    if grid.mutate == "steps-minus-one":       # one composition too few (an off-by-one)
+        steps = [T - 1 for T in steps]
     scans = [_scan(p, grid) for p in pairs]
     lam = choose_tilt(scans, steps, h, target)
     ts = []
@@ -915,7 +933,7 @@ def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progr
         if progress:
             progress(f"{p.name.split(',')[0]}, phase {i + 1}/{len(pairs)}, h=2^-{grid.h_exp}: one step")
         # nodes dense where the Chernoff-optimal tilt (3 lam) puts the mass: those cells decide delta
-        ts.append(tilted_step(p, grid, lam, nodes(sc, grid, 3 * float(lam))))
+        ts.append(tilted_step(p, grid, lam, np.union1d(nodes(sc, grid, 3 * float(lam)), window_nodes(p, grid))))
     if progress:
         progress(f"{pairs[0].name.split(',')[0]}, h=2^-{grid.h_exp}: FFT")
     m = grid.mutate
