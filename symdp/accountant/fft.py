@@ -234,13 +234,29 @@ class TiltedStep:
 
 @lru_cache(maxsize=64)
 def _scan_loss(pair: Pair, cells: int = 512):
-    """Coarse float look at one step (a choice of nodes and tilt only): dyadic losses and A there."""
+    """Coarse float look at one step (a choice of nodes and tilt only): dyadic losses, A and B there."""
     lo, hi = pair.loss_window(2.0 ** -90)
     e = math.floor(math.log2(max(hi - lo, 2.0 ** -60) / cells))
     j0, j1 = math.floor(lo / 2.0 ** e) - 1, math.ceil(hi / 2.0 ** e) + 1
     with flint.ctx.workprec(80):
-        A = [float(pair.tails(arb(fmpq(j, 1)) * arb(2) ** e)[0].mid()) for j in range(j0, j1 + 1)]
-    return e, j0, j1, tuple(A)
+        AB = [pair.tails(arb(fmpq(j, 1)) * arb(2) ** e) for j in range(j0, j1 + 1)]
+    return e, j0, j1, tuple(float(a.mid()) for a, _ in AB), tuple(float(b.mid()) for _, b in AB)
+
+
+def cell_losses(y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    r"""The loss of each coarse cell :math:`[y_j, y_{j+1})` (the last: :math:`[y_n, \infty)`) as
+    :math:`\log(m^P_j / m^Q_j)`, the log of the cell's mean likelihood ratio, clipped to the cell
+    (its midpoint where a mass is 0).  A float estimate for the tilt: a cell's midpoint is off
+    the mass-weighted loss by up to half a cell, which T steps turn into T half-cells (at
+    T = 10^5 far more than the whole loss of the composition)."""
+    mp = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)
+    mq = np.maximum(-np.diff(np.append(B, 0.0)), 0.0)
+    right = np.append(y[1:], y[-1])
+    mid = (y + right) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        L = np.where((mp > 0) & (mq > 0), np.log(mp) - np.log(mq), mid)
+    L = np.where(np.isfinite(L), L, mid)
+    return np.clip(L, y, np.maximum(right, y))
 
 
 def clear_caches() -> None:
@@ -251,7 +267,7 @@ def clear_caches() -> None:
 
 def _scan(pair: Pair, grid: FFTGrid):
     """The coarse scan on grid indices: (indices, A at them, their spacing)."""
-    e, j0, j1, A = _scan_loss(pair)
+    e, j0, j1, A, B = _scan_loss(pair)
     lo_idx = math.floor(pair.loss_window(2.0 ** -90)[0] * 2 ** grid.h_exp) - 1
     hi_idx = math.ceil(pair.loss_window(2.0 ** -90)[1] * 2 ** grid.h_exp) + 2
     if e + grid.h_exp >= 0:
@@ -262,9 +278,11 @@ def _scan(pair: Pair, grid: FFTGrid):
         idx = np.array(sorted({round(j * 2.0 ** (e + grid.h_exp)) for j in range(j0, j1 + 1)}),
                        dtype=np.int64)
         with flint.ctx.workprec(80):
-            A = [float(pair.tails(arb(fmpq(int(i), 1 << grid.h_exp)))[0].mid()) for i in idx]
+            AB = [pair.tails(arb(fmpq(int(i), 1 << grid.h_exp))) for i in idx]
+        A, B = [float(a.mid()) for a, _ in AB], [float(b.mid()) for _, b in AB]
     idx = np.concatenate(([min(lo_idx, int(idx[0]))], idx[1:-1], [max(hi_idx, int(idx[-1]))]))
-    return idx, np.clip(np.array(A, dtype=float), 0.0, 1.0), step
+    A, B = np.clip(np.array(A, dtype=float), 0.0, 1.0), np.clip(np.array(B, dtype=float), 0.0, 1.0)
+    return idx, A, step, cell_losses(idx * 2.0 ** -grid.h_exp, A, B)
 
 
 def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
@@ -279,13 +297,11 @@ def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
 
 
 def log_mgf(scan, h: float, lam: float) -> float:
-    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only).  Each coarse
-    cell's mass sits at the cell's midpoint: at its left end the estimate is biased low by
-    about λ × (half a cell) per step, which T steps turn into a saddle point T half-cells off."""
-    idx, A, _ = scan
+    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only), each coarse
+    cell's mass at its :func:`cell_losses` loss."""
+    _, A, _, L = scan
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)
-    mid = np.append((idx[:-1] + idx[1:]) / 2, idx[-1])
-    z = lam * mid * h
+    z = lam * L
     top = np.max(np.where(m > 0, z, -np.inf))
     return float(top + math.log(np.sum(m * np.exp(z - top))))
 
@@ -296,13 +312,15 @@ def chernoff_epsilon(pairs, steps, delta: float) -> float:
     on the fine grid first)."""
     scans = []
     for p in pairs:
-        e, j0, j1, A = _scan_loss(p)
-        scans.append((np.arange(j0, j1 + 1, dtype=np.int64), np.clip(np.array(A), 0.0, 1.0), 2.0 ** e))
+        e, j0, j1, A, B = _scan_loss(p)
+        A, B = np.clip(np.array(A), 0.0, 1.0), np.clip(np.array(B), 0.0, 1.0)
+        y = np.arange(j0, j1 + 1) * 2.0 ** e
+        scans.append((y, A, 1, cell_losses(y, A, B)))
     best = math.inf
     for j in range(49):
         lam = 2.0 ** (j / 4) / 64
         try:
-            K = sum(T * log_mgf(sc[:2] + (1,), sc[2], lam) for sc, T in zip(scans, steps))
+            K = sum(T * log_mgf(sc, 1.0, lam) for sc, T in zip(scans, steps))
         except (OverflowError, ValueError):
             continue
         best = min(best, (K + math.log(1 / delta)) / lam)
@@ -319,7 +337,7 @@ def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
     at most a quarter of a unit of loss.  Where the spacing exceeds the scan's, only the scan
     points on that spacing are nodes (far in the tails, where the tilted mass is negligible,
     the scan points themselves would be most of the nodes); the window's two ends are kept."""
-    idx, A, step = scan
+    idx, A, step = scan[:3]
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)[:-1]
     h = float(grid.h)
     with np.errstate(divide="ignore", over="ignore"):
@@ -891,12 +909,12 @@ class LowerFFT:
 
 # ----------------------------------------------------------------- a direction, end to end
 
-def choose_tilt(scans, steps, h: float, target) -> Fraction:
-    r"""λ = a third of the tilt that decides the target: for ``("eps", E)`` the saddle point,
-    argmin :math:`\sum T_i K_i(\lambda) - \lambda E` (the tilted composition then has mean E); for
-    ``("delta", D)`` the Chernoff-optimal argmin :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`,
-    at most 8.  A multiple of 1/64 in [1/64, 64/3].  Any λ > 0 gives a valid bracket; a third
-    keeps the tilted composition narrow (a short FFT) and its mass near the deciding cells."""
+def deciding_tilt(scans, steps, h: float, target) -> float:
+    r"""The tilt that decides the target (float, a choice only): for ``("eps", E)`` the saddle
+    point, argmin :math:`\sum T_i K_i(\lambda) - \lambda E` (the tilted composition then has
+    mean E); for ``("delta", D)`` the Chernoff-optimal argmin
+    :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`, at most 8; on the grid
+    :math:`2^{j/4}/64`, j <= 48 (K from :func:`log_mgf`)."""
     kind, value = target
     grid = [2.0 ** (j / 4) / 64 for j in range(0, 49)]
     best, arg = math.inf, grid[0]
@@ -910,7 +928,20 @@ def choose_tilt(scans, steps, h: float, target) -> Fraction:
         score = (K + math.log(1 / value)) / lam if kind == "delta" else K - lam * value
         if score < best:
             best, arg = score, lam
-    return Fraction(max(1, round(arg / 3 * 64)), 64)
+    return arg
+
+
+#: the default fraction of the deciding tilt used to tilt the arrays
+TILT_FRACTION = Fraction(1, 3)
+
+
+def choose_tilt(scans, steps, h: float, target, fraction: Fraction = TILT_FRACTION) -> Fraction:
+    """λ = ``fraction`` of :func:`deciding_tilt`, a multiple of 1/64 (at least 1/64).  Any λ > 0
+    gives a valid bracket; a third keeps the tilted composition narrow (a short FFT) and its
+    mass near the deciding cells; :func:`symdp.accountant.certify.certified_delta` tries
+    larger fractions on a coarse grid and keeps the narrowest."""
+    arg = deciding_tilt(scans, steps, h, target)
+    return Fraction(max(1, round(arg * fraction * 64)), 64)
 
 
 @dataclass
@@ -921,19 +952,23 @@ class ComposedFFT:
     lam: Fraction = field(default=Fraction(0))
 
 
-def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progress=None) -> ComposedFFT:
-    """Compose the phases (one pair and T per phase) of one direction by the certified FFT."""
+def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progress=None,
+                      tilt_scale: float = 1.0) -> ComposedFFT:
+    """Compose the phases (one pair and T per phase) of one direction by the certified FFT.
+    The nodes are dense where ``tilt_scale`` x the deciding tilt puts the one-step mass, the
+    arrays are tilted by a third of that (:func:`choose_tilt`; any tilt is valid)."""
     h = float(grid.h)
     if grid.mutate == "steps-minus-one":       # one composition too few (an off-by-one)
         steps = [T - 1 for T in steps]
     scans = [_scan(p, grid) for p in pairs]
-    lam = choose_tilt(scans, steps, h, target)
+    decide = deciding_tilt(scans, steps, h, target) * tilt_scale
+    lam = Fraction(max(1, round(decide * TILT_FRACTION * 64)), 64)
     ts = []
     for i, (p, sc) in enumerate(zip(pairs, scans)):
         if progress:
             progress(f"{p.name.split(',')[0]}, phase {i + 1}/{len(pairs)}, h=2^-{grid.h_exp}: one step")
-        # nodes dense where the Chernoff-optimal tilt (3 lam) puts the mass: those cells decide delta
-        ts.append(tilted_step(p, grid, lam, np.union1d(nodes(sc, grid, 3 * float(lam)), window_nodes(p, grid))))
+        # nodes dense where the deciding tilt puts the mass: those cells decide delta
+        ts.append(tilted_step(p, grid, lam, np.union1d(nodes(sc, grid, decide), window_nodes(p, grid))))
     if progress:
         progress(f"{pairs[0].name.split(',')[0]}, h=2^-{grid.h_exp}: FFT")
     m = grid.mutate
