@@ -346,6 +346,7 @@ def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
     best = np.max(lt)
     cap = max(0, grid.h_exp - 2)
     gap = best - lt - NODE_DENSE_BITS * math.log(2)
+    gap = np.where(np.isnan(gap), np.inf, gap)           # no mass anywhere: sparse
     js = np.where(gap <= 0, 0, np.minimum(np.maximum(gap, 0) / math.log(NODE_DOUBLING), cap)).astype(int)
     out = [idx[:1], idx[-1:]]
     for c in range(len(idx) - 1):
