@@ -232,15 +232,29 @@ class TiltedStep:
     fin_q: arb
 
 
+#: the scan: ``SCAN_CELLS`` cells across the loss window of tail 2^-40 (where the nodes are
+#: decided), cells ``SCAN_OUTER`` times wider out to the window of tail 2^-90
+SCAN_CELLS = 256
+SCAN_OUTER = 4
+
+
 @lru_cache(maxsize=64)
-def _scan_loss(pair: Pair, cells: int = 512):
-    """Coarse float look at one step (a choice of nodes and tilt only): dyadic losses, A and B there."""
-    lo, hi = pair.loss_window(2.0 ** -90)
-    e = math.floor(math.log2(max(hi - lo, 2.0 ** -60) / cells))
-    j0, j1 = math.floor(lo / 2.0 ** e) - 1, math.ceil(hi / 2.0 ** e) + 1
+def _scan_loss(pair: Pair, cells: int = SCAN_CELLS):
+    """Coarse float look at one step (a choice of nodes and tilt only): the dyadic losses
+    j 2^e (the integers j, increasing), and A and B there."""
+    ilo, ihi = pair.loss_window(2.0 ** -40)
+    lo, hi = pair.loss_window(2.0 ** -90)        # last: the window every other caller asks for
+    ilo, ihi = max(lo, ilo), min(hi, ihi)
+    e = math.floor(math.log2(max(ihi - ilo, 2.0 ** -60) / cells))
+    u = 2.0 ** e
+    i0, i1 = math.floor(ilo / u) - 1, math.ceil(ihi / u) + 1
+    first = min(i0, math.floor(lo / u) - 1)        # one point below the window, as before
+    o1 = SCAN_OUTER * (math.ceil(hi / u / SCAN_OUTER) + 1)
+    js = sorted({first} | {j for j in range(SCAN_OUTER * (first // SCAN_OUTER), i0, SCAN_OUTER) if j > first}
+                | set(range(i0, i1 + 1)) | {j for j in range(i1 + 1, o1 + 1) if j % SCAN_OUTER == 0})
     with flint.ctx.workprec(80):
-        AB = [pair.tails(arb(fmpq(j, 1)) * arb(2) ** e) for j in range(j0, j1 + 1)]
-    return e, j0, j1, tuple(float(a.mid()) for a, _ in AB), tuple(float(b.mid()) for _, b in AB)
+        AB = [pair.tails(arb(fmpq(j, 1)) * arb(2) ** e) for j in js]
+    return e, tuple(js), tuple(float(a.mid()) for a, _ in AB), tuple(float(b.mid()) for _, b in AB)
 
 
 def cell_losses(y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -267,15 +281,15 @@ def clear_caches() -> None:
 
 def _scan(pair: Pair, grid: FFTGrid):
     """The coarse scan on grid indices: (indices, A at them, their spacing)."""
-    e, j0, j1, A, B = _scan_loss(pair)
+    e, js, A, B = _scan_loss(pair)
     lo_idx = math.floor(pair.loss_window(2.0 ** -90)[0] * 2 ** grid.h_exp) - 1
     hi_idx = math.ceil(pair.loss_window(2.0 ** -90)[1] * 2 ** grid.h_exp) + 2
     if e + grid.h_exp >= 0:
         step = 1 << (e + grid.h_exp)
-        idx = np.arange(j0, j1 + 1, dtype=np.int64) * step
+        idx = np.array(js, dtype=np.int64) * step
     else:                                   # coarser than the grid: evaluate on the grid itself
         step = 1
-        idx = np.array(sorted({round(j * 2.0 ** (e + grid.h_exp)) for j in range(j0, j1 + 1)}),
+        idx = np.array(sorted({round(j * 2.0 ** (e + grid.h_exp)) for j in js}),
                        dtype=np.int64)
         with flint.ctx.workprec(80):
             AB = [pair.tails(arb(fmpq(int(i), 1 << grid.h_exp))) for i in idx]
@@ -312,9 +326,9 @@ def chernoff_epsilon(pairs, steps, delta: float) -> float:
     on the fine grid first)."""
     scans = []
     for p in pairs:
-        e, j0, j1, A, B = _scan_loss(p)
+        e, js, A, B = _scan_loss(p)
         A, B = np.clip(np.array(A), 0.0, 1.0), np.clip(np.array(B), 0.0, 1.0)
-        y = np.arange(j0, j1 + 1) * 2.0 ** e
+        y = np.array(js, dtype=float) * 2.0 ** e
         scans.append((y, A, 1, cell_losses(y, A, B)))
     best = math.inf
     for j in range(49):
