@@ -232,15 +232,45 @@ class TiltedStep:
     fin_q: arb
 
 
+#: the scan: ``SCAN_CELLS`` cells across the loss window of tail 2^-40 (where the nodes are
+#: decided), cells ``SCAN_OUTER`` times wider out to the window of tail 2^-90
+SCAN_CELLS = 256
+SCAN_OUTER = 4
+
+
 @lru_cache(maxsize=64)
-def _scan_loss(pair: Pair, cells: int = 512):
-    """Coarse float look at one step (a choice of nodes and tilt only): dyadic losses and A there."""
-    lo, hi = pair.loss_window(2.0 ** -90)
-    e = math.floor(math.log2(max(hi - lo, 2.0 ** -60) / cells))
-    j0, j1 = math.floor(lo / 2.0 ** e) - 1, math.ceil(hi / 2.0 ** e) + 1
+def _scan_loss(pair: Pair, cells: int = SCAN_CELLS):
+    """Coarse float look at one step (a choice of nodes and tilt only): the dyadic losses
+    j 2^e (the integers j, increasing), and A and B there."""
+    ilo, ihi = pair.loss_window(2.0 ** -40)
+    lo, hi = pair.loss_window(2.0 ** -90)        # last: the window every other caller asks for
+    ilo, ihi = max(lo, ilo), min(hi, ihi)
+    e = math.floor(math.log2(max(ihi - ilo, 2.0 ** -60) / cells))
+    u = 2.0 ** e
+    i0, i1 = math.floor(ilo / u) - 1, math.ceil(ihi / u) + 1
+    first = min(i0, math.floor(lo / u) - 1)        # one point below the window, as before
+    o1 = SCAN_OUTER * (math.ceil(hi / u / SCAN_OUTER) + 1)
+    js = sorted({first} | {j for j in range(SCAN_OUTER * (first // SCAN_OUTER), i0, SCAN_OUTER) if j > first}
+                | set(range(i0, i1 + 1)) | {j for j in range(i1 + 1, o1 + 1) if j % SCAN_OUTER == 0})
     with flint.ctx.workprec(80):
-        A = [float(pair.tails(arb(fmpq(j, 1)) * arb(2) ** e)[0].mid()) for j in range(j0, j1 + 1)]
-    return e, j0, j1, tuple(A)
+        AB = [pair.tails(arb(fmpq(j, 1)) * arb(2) ** e) for j in js]
+    return e, tuple(js), tuple(float(a.mid()) for a, _ in AB), tuple(float(b.mid()) for _, b in AB)
+
+
+def cell_losses(y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    r"""The loss of each coarse cell :math:`[y_j, y_{j+1})` (the last: :math:`[y_n, \infty)`) as
+    :math:`\log(m^P_j / m^Q_j)`, the log of the cell's mean likelihood ratio, clipped to the cell
+    (its midpoint where a mass is 0).  A float estimate for the tilt: a cell's midpoint is off
+    the mass-weighted loss by up to half a cell, which T steps turn into T half-cells (at
+    T = 10^5 far more than the whole loss of the composition)."""
+    mp = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)
+    mq = np.maximum(-np.diff(np.append(B, 0.0)), 0.0)
+    right = np.append(y[1:], y[-1])
+    mid = (y + right) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        L = np.where((mp > 0) & (mq > 0), np.log(mp) - np.log(mq), mid)
+    L = np.where(np.isfinite(L), L, mid)
+    return np.clip(L, y, np.maximum(right, y))
 
 
 def clear_caches() -> None:
@@ -251,29 +281,64 @@ def clear_caches() -> None:
 
 def _scan(pair: Pair, grid: FFTGrid):
     """The coarse scan on grid indices: (indices, A at them, their spacing)."""
-    e, j0, j1, A = _scan_loss(pair)
+    e, js, A, B = _scan_loss(pair)
     lo_idx = math.floor(pair.loss_window(2.0 ** -90)[0] * 2 ** grid.h_exp) - 1
     hi_idx = math.ceil(pair.loss_window(2.0 ** -90)[1] * 2 ** grid.h_exp) + 2
     if e + grid.h_exp >= 0:
         step = 1 << (e + grid.h_exp)
-        idx = np.arange(j0, j1 + 1, dtype=np.int64) * step
+        idx = np.array(js, dtype=np.int64) * step
     else:                                   # coarser than the grid: evaluate on the grid itself
         step = 1
-        idx = np.array(sorted({round(j * 2.0 ** (e + grid.h_exp)) for j in range(j0, j1 + 1)}),
+        idx = np.array(sorted({round(j * 2.0 ** (e + grid.h_exp)) for j in js}),
                        dtype=np.int64)
         with flint.ctx.workprec(80):
-            A = [float(pair.tails(arb(fmpq(int(i), 1 << grid.h_exp)))[0].mid()) for i in idx]
+            AB = [pair.tails(arb(fmpq(int(i), 1 << grid.h_exp))) for i in idx]
+        A, B = [float(a.mid()) for a, _ in AB], [float(b.mid()) for _, b in AB]
     idx = np.concatenate(([min(lo_idx, int(idx[0]))], idx[1:-1], [max(hi_idx, int(idx[-1]))]))
-    return idx, np.clip(np.array(A, dtype=float), 0.0, 1.0), step
+    A, B = np.clip(np.array(A, dtype=float), 0.0, 1.0), np.clip(np.array(B, dtype=float), 0.0, 1.0)
+    return idx, A, step, cell_losses(idx * 2.0 ** -grid.h_exp, A, B)
+
+
+def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
+    """The grid points at (or just outside) the ends of the pair's loss window, and one above:
+    for a pair with loss atoms at its extremes (randomized response, f_(eps,delta)) on the
+    grid, the atoms are nodes and the binned pair's top cell [y_{n-1}, +oo) starts above the
+    highest one (else the absorbing top cell would merge it with the mass at +oo), so the
+    discretisation of §2 is exact there (a choice; any nodes are valid)."""
+    lo, hi = pair.loss_window(2.0 ** -90)
+    top = math.ceil(hi * 2 ** grid.h_exp)
+    return np.array([math.floor(lo * 2 ** grid.h_exp), top, top + 1], dtype=np.int64)
 
 
 def log_mgf(scan, h: float, lam: float) -> float:
-    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only)."""
-    idx, A, _ = scan
+    """Float log E_P[e^{λL}] from the coarse scan (a heuristic for the tilt only), each coarse
+    cell's mass at its :func:`cell_losses` loss."""
+    _, A, _, L = scan
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)
-    z = lam * idx * h
+    z = lam * L
     top = np.max(np.where(m > 0, z, -np.inf))
     return float(top + math.log(np.sum(m * np.exp(z - top))))
+
+
+def chernoff_epsilon(pairs, steps, delta: float) -> float:
+    r"""Float Chernoff estimate :math:`\min_\lambda (\sum_i T_i K_i(\lambda) + \log 1/\delta)/\lambda`
+    of ε(δ) of one direction, from the coarse scans (a choice only: which direction to compute
+    on the fine grid first)."""
+    scans = []
+    for p in pairs:
+        e, js, A, B = _scan_loss(p)
+        A, B = np.clip(np.array(A), 0.0, 1.0), np.clip(np.array(B), 0.0, 1.0)
+        y = np.array(js, dtype=float) * 2.0 ** e
+        scans.append((y, A, 1, cell_losses(y, A, B)))
+    best = math.inf
+    for j in range(49):
+        lam = 2.0 ** (j / 4) / 64
+        try:
+            K = sum(T * log_mgf(sc, 1.0, lam) for sc, T in zip(scans, steps))
+        except (OverflowError, ValueError):
+            continue
+        best = min(best, (K + math.log(1 / delta)) / lam)
+    return best
 
 
 NODE_DENSE_BITS = 6      # spacing h where a coarse cell's tilted mass is within 2^-6 of the largest
@@ -282,21 +347,28 @@ NODE_DOUBLING = 4.0      # ... and the spacing doubles each time that mass falls
 
 def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
     """Grid indices of the nodes: spacing h where the tilted mass of a coarse cell is within
-    2^-6 of the largest, doubling as it falls by 4 (discretisation error ~ spacing^2 x mass)."""
-    idx, A, step = scan
+    2^-6 of the largest, doubling as it falls by 4 (discretisation error ~ spacing^2 x mass),
+    at most a quarter of a unit of loss.  Where the spacing exceeds the scan's, only the scan
+    points on that spacing are nodes (far in the tails, where the tilted mass is negligible,
+    the scan points themselves would be most of the nodes); the window's two ends are kept."""
+    idx, A, step = scan[:3]
     m = np.maximum(-np.diff(np.append(A, 0.0)), 0.0)[:-1]
     h = float(grid.h)
     with np.errstate(divide="ignore", over="ignore"):
         lt = np.log(np.maximum(m, 1e-300)) + lam * idx[1:] * h
     lt = np.where(m > 0, lt, -np.inf)
     best = np.max(lt)
-    out = [idx]
+    cap = max(0, grid.h_exp - 2)
+    gap = best - lt - NODE_DENSE_BITS * math.log(2)
+    gap = np.where(np.isnan(gap), np.inf, gap)           # no mass anywhere: sparse
+    js = np.where(gap <= 0, 0, np.minimum(np.maximum(gap, 0) / math.log(NODE_DOUBLING), cap)).astype(int)
+    out = [idx[:1], idx[-1:]]
     for c in range(len(idx) - 1):
-        gap = best - lt[c] - NODE_DENSE_BITS * math.log(2)
-        j = 0 if gap <= 0 else int(min(gap / math.log(NODE_DOUBLING), 60))
-        sp_ = 1 << j
+        sp_ = 1 << int(js[c])
         if sp_ < idx[c + 1] - idx[c]:
             out.append(np.arange(idx[c], idx[c + 1], sp_))
+        elif idx[c] % sp_ == 0 or c == 0 or js[c - 1] < js[c]:
+            out.append(idx[c:c + 1])          # on the spacing's lattice, or after a finer cell
     ks = np.unique(np.concatenate(out))
     if ks[0] < 0 < ks[-1]:
         ks = np.union1d(ks, [0])          # a loss atom at 0 (uniform sampling) keeps its node
@@ -346,7 +418,8 @@ def tilted_step(pair: Pair, grid: FFTGrid, lam: Fraction, ks: np.ndarray) -> Til
         fin_p = sum((float(v) / e for v, e in zip(P, el) if v), arb(0)) * CP
         fin_q = sum((float(v) / e for v, e in zip(Q, elq) if v), arb(0)) * CQ
         inf = arb(_up(inf)) if m != "upper-mass-down" else arb(max(0.0, _down(inf)))
-        top_p, top_q = arb(max(0.0, _down(top_p))), arb(_up(top_q))
+        top_p = arb(_up(top_p)) if m == "lower-p-up" else arb(max(0.0, _down(top_p)))
+        top_q = arb(_up(top_q))
     k = np.asarray(ks, dtype=np.int64)
     if m == "upper-shift-down":            # losses one cell too low (a wrong direction)
         k_up = k - 1
@@ -375,6 +448,7 @@ class ComposedArray:
     tau_hi: arb
     h_exp: int
     steps: list = field(default_factory=list, repr=False)
+    logs: dict | None = field(default=None, repr=False)      # tail_logs(steps): choices only
 
     @property
     def N(self) -> int:
@@ -407,14 +481,25 @@ def _float_tail_log(k, T, h, th):
     return tot if np.ndim(th) else float(tot[0])
 
 
-def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> arb:
+def tail_logs(steps, hf: float) -> dict:
+    """The float log-mgf of the composition at ±THETAS (``{+1: ..., -1: ...}``), computed once
+    per composed array and shared by :func:`_float_edge` and :func:`tail_bound` (choices only)."""
+    k = [(kk, xx) for kk, xx, _ in steps]
+    T = [TT for _, _, TT in steps]
+    th = np.array(THETAS)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return {1: _float_tail_log(k, T, hf, th), -1: _float_tail_log(k, T, hf, -th)}
+
+
+def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0, logs: dict | None = None) -> arb:
     r"""Chernoff: the composed mass at indices >= ``edge`` (``above``) or < ``edge`` is at most
     :math:`\prod_i (\sum_k x_{ik} e^{\pm\theta h (k - r_i)})^{T_i} \cdot e^{\pm\theta h(\sum_i T_i r_i - \mathrm{edge})}`
     for every θ > 0 and references r_i (Markov's inequality for :math:`e^{\pm\theta h S}` under the
     product measure); r_i is the least index of phase i, so the weights lie in [1, e^{600}]
     above (θ capped accordingly; :func:`geometric`) and in (0, 1] below (:func:`_decaying_sum`).  The mass is
     exactly 0 when the edge lies beyond the support :math:`\sum_i T_i [\min k_i, \max k_i]`.
-    θ is chosen in floating point."""
+    θ is chosen in floating point (from ``logs`` of :func:`tail_logs` when given); the bound is
+    evaluated at the best-scored θ, the next ones only if a weight leaves the float range."""
     h = Fraction(1, 1 << h_exp)
     hf = float(h)
     sign = 1 if above else -1
@@ -429,13 +514,25 @@ def tail_bound(steps, h_exp: int, edge: int, above: bool, sd: float = 1.0) -> ar
     cap = 600 / (span * hf) if above else math.inf
     k = [(kk, xx) for kk, xx, _ in steps]
     T = [TT for _, _, TT in steps]
-    cands = {Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20) for th in THETAS}
-    cands = sorted(cands)
-    th_f = np.array([float(t) for t in cands])
-    score = _float_tail_log(k, T, hf, sign * th_f) - sign * th_f * hf * edge
-    scored = [cands[i] for i in np.argsort(score)]
+    if logs is None:
+        cands = sorted({Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20) for th in THETAS})
+        th_f = np.array([float(t) for t in cands])
+        score = _float_tail_log(k, T, hf, sign * th_f) - sign * th_f * hf * edge
+    else:                        # the shared scores at THETAS; a capped theta is scored alone
+        score, cands = {}, []
+        for i, th in enumerate(THETAS):
+            c = Fraction(max(1, round(min(cap, th) * 2 ** 20)), 2 ** 20)
+            if c not in score:
+                lm = logs[sign][i] if th <= cap else _float_tail_log(k, T, hf, sign * float(c))
+                score[c] = lm - sign * float(c) * hf * edge
+                cands.append(c)
+        score = np.array([score[c] for c in cands])
+    score = np.where(np.isfinite(score), score, np.inf)
+    scored = [cands[i] for i in np.argsort(score, kind="stable")]
     best = None
     for th in scored[:3]:
+        if best is not None:
+            break
         try:
             with flint.ctx.workprec(WORK_PREC):
                 tot = arb(0)
@@ -476,14 +573,13 @@ def circular(k: np.ndarray, x: np.ndarray, N: int, direction: int) -> np.ndarray
 
 
 def _float_edge(steps, hf: float, tol: float, above: bool, sd: float, lam: float = 0.0,
-                mean: float = 0.0) -> float:
+                mean: float = 0.0, logs: dict | None = None) -> float:
     """Float Chernoff edge y (loss units) beyond which the composed mass times e^{-lam (y - mean)}
     (the weight of a cell above the mean, relative to one at the mean) is below ``tol``."""
-    k = [(kk, xx) for kk, xx, _ in steps]
-    T = [TT for _, _, TT in steps]
     th = np.array(THETAS)
+    logs = logs or tail_logs(steps, hf)
     with np.errstate(over="ignore", invalid="ignore"):
-        lm = _float_tail_log(k, T, hf, th if above else -th)
+        lm = logs[1 if above else -1]
         edges = (lm + lam * mean + math.log(1 / tol)) / (th + lam) if above else (lm + math.log(1 / tol)) / th
     edges = edges[np.isfinite(edges)]
     best = float(np.min(edges)) if len(edges) else math.inf
@@ -519,9 +615,10 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
     # below c: mass < 2^-45 (it wraps onto the counted cells); above c + N: mass x weight < 2^-40
     # (cells above the tilted mean weigh less), and mass < 2^-40 beyond N above the mean (it
     # wraps onto the cells that decide delta)
-    left = _float_edge(steps, hf, 2.0 ** -45, False, sd)
-    right = _float_edge(steps, hf, 2.0 ** -40, True, sd)
-    right_w = _float_edge(steps, hf, 2.0 ** -40, True, sd, float(rate), mean)
+    logs = tail_logs(steps, hf)
+    left = _float_edge(steps, hf, 2.0 ** -45, False, sd, logs=logs)
+    right = _float_edge(steps, hf, 2.0 ** -40, True, sd, logs=logs)
+    right_w = _float_edge(steps, hf, 2.0 ** -40, True, sd, float(rate), mean, logs=logs)
     if not all(math.isfinite(v) for v in (left, right, right_w)):
         left, right, right_w = mean - 10 * sd, mean + 10 * sd, mean + 10 * sd
     left = min(left, mean - 4 * sd)
@@ -552,15 +649,15 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
                     other *= v
             D += T * arb(g) * s2 * (s1 + E) ** (T - 1) * other
         err2 = arb(g) * prodS * (1 + rho) + rho * prodS + D + (M + 2) * arb(N).sqrt() * TINY
-        tau_lo = tail_bound(steps, h_exp, c, False, sd)
-        tau_hi = tail_bound(steps, h_exp, c + N, True, sd)
+        tau_lo = tail_bound(steps, h_exp, c, False, sd, logs)
+        tau_hi = tail_bound(steps, h_exp, c + N, True, sd, logs)
     w = fft(Y, inverse=True).real / N
     w = np.roll(w, -(c % N))
     if mutate == "no-fft-bound":
         err2 = arb(0)
     if mutate == "no-wrap-bound":
         tau_lo = tau_hi = arb(0)
-    return ComposedArray(w, c, rate, err2, tau_lo, tau_hi, h_exp, list(steps))
+    return ComposedArray(w, c, rate, err2, tau_lo, tau_hi, h_exp, list(steps), logs)
 
 
 def _decaying_sum(xs: np.ndarray, rate: Fraction, h: Fraction, start: int, factor=None):
@@ -676,6 +773,8 @@ class UpperFFT:
             top = self.scale * (-lam * _ball(Fraction(ca.c + ca.N) * h)).exp() * ca.tau_hi
             below = ca.tau_lo if Fraction(ca.c) * h > E else arb(0)
             inf = _mgf_gap(self.fin_inf, self.steps)
+            if self.mutate == "no-tail-mass":          # the mass above the window and at +oo dropped
+                return W * (total + below)
             return W * (total + below) + top + inf
 
     def estimator(self):
@@ -743,7 +842,7 @@ class LowerFFT:
                 edge = max(cut, ap.c) + ap.N
                 memo = self.__dict__.setdefault("_tails", {})
                 if edge not in memo:
-                    memo[edge] = tail_bound(ap.steps, ap.h_exp, edge, True, self._sd())
+                    memo[edge] = tail_bound(ap.steps, ap.h_exp, edge, True, self._sd(), ap.logs)
                 tau = ap.tau_lo + memo[edge]
             lo_p = self.scale_p * (-_ball(self.arr_p.rate) * y0).exp() * (sp_ - rp - tau)
             qrate = self.arr_p.rate if self.mutate == "untilt-q-as-p" else self.arr_q.rate
@@ -753,7 +852,9 @@ class LowerFFT:
             top = _mgf_gap(self.fin_top_p, self.steps).lower() - e * _mgf_gap(self.fin_top_q, self.steps).upper()
             if not top > 0:
                 top = arb(0)
-            return arb(cells.lower()) + top
+            # S may also be empty (every finite cell sent to ⊥): the cells' part is then 0
+            cells = cells.lower() if cells.lower() > 0 else arb(0)
+            return arb(cells) + top
 
     def _sd(self) -> float:
         hf = 2.0 ** -self.arr_p.h_exp
@@ -823,12 +924,12 @@ class LowerFFT:
 
 # ----------------------------------------------------------------- a direction, end to end
 
-def choose_tilt(scans, steps, h: float, target) -> Fraction:
-    r"""λ = a third of the tilt that decides the target: for ``("eps", E)`` the saddle point,
-    argmin :math:`\sum T_i K_i(\lambda) - \lambda E` (the tilted composition then has mean E); for
-    ``("delta", D)`` the Chernoff-optimal argmin :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`,
-    at most 8.  A multiple of 1/64 in [1/64, 64/3].  Any λ > 0 gives a valid bracket; a third
-    keeps the tilted composition narrow (a short FFT) and its mass near the deciding cells."""
+def deciding_tilt(scans, steps, h: float, target) -> float:
+    r"""The tilt that decides the target (float, a choice only): for ``("eps", E)`` the saddle
+    point, argmin :math:`\sum T_i K_i(\lambda) - \lambda E` (the tilted composition then has
+    mean E); for ``("delta", D)`` the Chernoff-optimal argmin
+    :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`, at most 8; on the grid
+    :math:`2^{j/4}/64`, j <= 48 (K from :func:`log_mgf`)."""
     kind, value = target
     grid = [2.0 ** (j / 4) / 64 for j in range(0, 49)]
     best, arg = math.inf, grid[0]
@@ -842,7 +943,20 @@ def choose_tilt(scans, steps, h: float, target) -> Fraction:
         score = (K + math.log(1 / value)) / lam if kind == "delta" else K - lam * value
         if score < best:
             best, arg = score, lam
-    return Fraction(max(1, round(arg / 3 * 64)), 64)
+    return arg
+
+
+#: the default fraction of the deciding tilt used to tilt the arrays
+TILT_FRACTION = Fraction(1, 3)
+
+
+def choose_tilt(scans, steps, h: float, target, fraction: Fraction = TILT_FRACTION) -> Fraction:
+    """λ = ``fraction`` of :func:`deciding_tilt`, a multiple of 1/64 (at least 1/64).  Any λ > 0
+    gives a valid bracket; a third keeps the tilted composition narrow (a short FFT) and its
+    mass near the deciding cells; :func:`symdp.accountant.certify.certified_delta` tries
+    larger fractions on a coarse grid and keeps the narrowest."""
+    arg = deciding_tilt(scans, steps, h, target)
+    return Fraction(max(1, round(arg * fraction * 64)), 64)
 
 
 @dataclass
@@ -853,17 +967,23 @@ class ComposedFFT:
     lam: Fraction = field(default=Fraction(0))
 
 
-def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progress=None) -> ComposedFFT:
-    """Compose the phases (one pair and T per phase) of one direction by the certified FFT."""
+def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progress=None,
+                      tilt_scale: float = 1.0) -> ComposedFFT:
+    """Compose the phases (one pair and T per phase) of one direction by the certified FFT.
+    The nodes are dense where ``tilt_scale`` x the deciding tilt puts the one-step mass, the
+    arrays are tilted by a third of that (:func:`choose_tilt`; any tilt is valid)."""
     h = float(grid.h)
+    if grid.mutate == "steps-minus-one":       # one composition too few (an off-by-one)
+        steps = [T - 1 for T in steps]
     scans = [_scan(p, grid) for p in pairs]
-    lam = choose_tilt(scans, steps, h, target)
+    decide = deciding_tilt(scans, steps, h, target) * tilt_scale
+    lam = Fraction(max(1, round(decide * TILT_FRACTION * 64)), 64)
     ts = []
     for i, (p, sc) in enumerate(zip(pairs, scans)):
         if progress:
             progress(f"{p.name.split(',')[0]}, phase {i + 1}/{len(pairs)}, h=2^-{grid.h_exp}: one step")
-        # nodes dense where the Chernoff-optimal tilt (3 lam) puts the mass: those cells decide delta
-        ts.append(tilted_step(p, grid, lam, nodes(sc, grid, 3 * float(lam))))
+        # nodes dense where the deciding tilt puts the mass: those cells decide delta
+        ts.append(tilted_step(p, grid, lam, np.union1d(nodes(sc, grid, decide), window_nodes(p, grid))))
     if progress:
         progress(f"{pairs[0].name.split(',')[0]}, h=2^-{grid.h_exp}: FFT")
     m = grid.mutate
