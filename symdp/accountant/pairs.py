@@ -44,12 +44,13 @@ sampling formula :func:`poisson_tails` to the base pair's tails.  ``pair_of(even
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
 from ..core.errors import InvalidParameterError
 from ..core.validation import rational
@@ -91,8 +92,14 @@ def sized(v: Fraction, name: str) -> Fraction:
 
 
 def ball(value) -> arb:
-    """An Arb ball containing the exact rational ``value``."""
-    f = exact(value)
+    """An Arb ball containing the exact rational ``value`` (at the current Arb precision)."""
+    return _ball_at(exact(value), ctx.prec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ball_at(f: Fraction, prec: int) -> arb:
+    # a pair's parameters are turned into balls at every tails call: cached by value and by
+    # the precision the rounding depends on (balls are immutable)
     return arb(fmpq(f.numerator, f.denominator))
 
 

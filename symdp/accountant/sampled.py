@@ -229,14 +229,17 @@ class BootstrapSumPair(Pair):
         """An approximate root of L(x) = y (Newton from the last root, bisection as fallback);
         its accuracy only affects how tight the bound is, never its validity."""
         x = self._last[1]
-        x = 0.0 if x is None else float(x)
+        # warm start from the last root only where it is a moderate number: a y below the
+        # loss's support leaves a root near -inf, from which Newton's relative step test
+        # would "converge" at once
+        x = float(x) if x is not None and abs(float(x)) < 1e3 else 0.0
         for _ in range(30):
             value, d = self._float_loss(x, slope=True)
             if d <= 0 or not math.isfinite(value):
                 break
             step = (value - y) / d
             x -= max(-4.0, min(4.0, step))
-            if abs(step) < 1e-13 * max(1.0, abs(x)):
+            if abs(step) < 1e-13 * max(1.0, abs(x)) and abs(value - y) < 1e-9 * max(1.0, abs(y)):
                 return Fraction(math.floor(x * 2 ** 40), 2 ** 40)
         lo, hi = -1.0, 1.0
         while self._float_loss(lo) >= y:
