@@ -42,6 +42,9 @@ from .certificates import ResidualNode
 from .kernel.rules import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
 
 Z3_MILLISECONDS = 3000
+#: the third way of making power atoms: one atom per exponent and term, the bases' quotient
+#: kept whole (``(n/(n+1))^n``, not ``n^n/(n+1)^n``)
+BY_EXPONENT = "by exponent"
 MAX_CASES = 64
 
 
@@ -200,6 +203,8 @@ class _Atoms:
         self.binomial_map = None   # fixed by the first call: every family at once
         self.power_atoms = {}      # (base, exponent) -> Symbol
         self.binomial_atoms = {}   # (m, K) -> Symbol
+        self.function_atoms = {}   # exp(u) or log(x) -> Symbol
+        self.bernoulli = False     # Bernoulli facts on the powers (grouped atoms only)
         self.counter = itertools.count()
 
     def entails(self, lhs, rel, rhs):
@@ -242,7 +247,41 @@ class _Atoms:
         return new
 
     def reduce(self, expr, grouped):
-        return self.powers(self.binomials(self.factorials(sp.sympify(expr))), grouped)
+        self.bernoulli = grouped
+        return self.powers(self.functions(self.binomials(self.factorials(sp.sympify(expr)))),
+                           grouped)
+
+    # exp and log -------------------------------------------------------------
+    def functions(self, expr):
+        """``exp u`` and ``log x`` as atoms, with the facts of Mathlib's ``Real.exp_pos``,
+        ``Real.add_one_le_exp`` (``exp u >= u + 1``), ``Real.log_le_sub_one_of_pos`` and
+        ``Real.one_sub_inv_le_log_of_pos`` (``1 - 1/x <= log x <= x - 1`` for ``x > 0``); an
+        argument that is not a rational function of the parameters stays (undecided)."""
+        mapping = {}
+        for f in expr.atoms(sp.exp, sp.log):
+            x = f.args[0]
+            if not _clean(x):
+                continue
+            if f in self.function_atoms:
+                mapping[f] = self.function_atoms[f]
+                continue
+            if isinstance(f, sp.log):
+                if not self.entails(x, ">", 0):
+                    continue
+                atom = sp.Symbol(f"L_{next(self.counter)}", real=True)
+                positive = sp.Gt(x, 0, evaluate=False)
+                facts = ((sp.Le(atom, x - 1, evaluate=False), "Real.log_le_sub_one_of_pos", positive),
+                         (sp.Ge(atom, 1 - 1 / x, evaluate=False), "Real.one_sub_inv_le_log_of_pos",
+                          positive))
+            else:
+                atom = sp.Symbol(f"E_{next(self.counter)}", positive=True)
+                facts = ((sp.Gt(atom, 0, evaluate=False), "Real.exp_pos", sp.true),
+                         (sp.Ge(atom, x + 1, evaluate=False), "Real.add_one_le_exp", sp.true))
+            self.atoms.append((atom, f))
+            for fact in facts:
+                self._fact(*fact)
+            self.function_atoms[f] = mapping[f] = atom
+        return expr.xreplace(mapping)
 
     # binomials -------------------------------------------------------------
     def binomials(self, expr):
@@ -302,12 +341,15 @@ class _Atoms:
         return atom
 
     # powers ----------------------------------------------------------------
-    def powers(self, expr, grouped: bool):
+    def powers(self, expr, grouped):
         expr = sp.expand_power_exp(expr)
         if grouped:
             # x^e y^e = (x y)^e (mul_pow): one atom per exponent and term; the bases are
             # proved positive below, and the kernel re-checks the rewriting
-            expr = sp.powsimp(sp.expand(expr), combine="base", force=True)
+            if grouped == BY_EXPONENT:    # x^e / y^e kept as (x/y)^e
+                expr = _group_by_exponent(sp.expand(expr, power_base=False))
+            else:
+                expr = sp.powsimp(sp.expand(expr), combine="base", force=True)
         pows = [p for p in expr.atoms(sp.Pow) if not p.exp.is_number]
         mapping = {}
         for p in pows:
@@ -378,7 +420,49 @@ class _Atoms:
                 elif self.entails(base, ">", other):
                     self._fact(sp.Gt(atom, other_atom, evaluate=False), "pow_lt_pow_left",
                                sp.Gt(base, other, evaluate=False))
+            if exp.is_integer:
+                self._exponential_facts(atom, base, exp)
         return atom
+
+    def _exponential_facts(self, atom, base, exp):
+        """Facts of a power with a positive integer exponent: ``(1 - t/n)^n <= exp(-t)``
+        against every exp atom (``Real.one_sub_div_pow_le_exp_neg``), and with grouped atoms
+        Bernoulli's inequality for it and for its ratio to every atom of the same exponent
+        (``one_add_mul_le_pow``, with ``div_pow``)."""
+        for f, e_atom in self.function_atoms.items():
+            if isinstance(f, sp.exp) and sp.cancel(sp.together(base - (1 + f.args[0] / exp))) == 0 \
+                    and self.entails(-f.args[0], "<=", exp):
+                self._fact(sp.Le(atom, e_atom, evaluate=False), "Real.one_sub_div_pow_le_exp_neg",
+                           sp.Le(-f.args[0], exp, evaluate=False))
+        if not self.bernoulli:
+            return
+        if self.entails(base, ">=", -1):
+            self._fact(sp.Ge(atom, 1 + exp * (base - 1), evaluate=False), "one_add_mul_le_pow",
+                       sp.Ge(base, -1, evaluate=False))
+        for (other, other_exp), other_atom in list(self.power_atoms.items()):
+            if other_exp != exp or other_atom is atom:
+                continue
+            for (x, x_atom), (y, y_atom) in (((base, atom), (other, other_atom)),
+                                             ((other, other_atom), (base, atom))):
+                self._fact(sp.Ge(x_atom, y_atom * (1 + exp * (x / y - 1)), evaluate=False),
+                           "one_add_mul_le_pow of div_pow", sp.Gt(y, 0, evaluate=False))
+
+
+def _group_by_exponent(expr):
+    """Each term's powers with symbolic exponents collected by exponent: ``x^e y^(-e)`` is
+    ``(x/y)^e`` (``div_pow``; the bases are proved positive when the atom is made)."""
+    terms = []
+    for term in sp.Add.make_args(expr):
+        groups, rest = {}, []
+        for f in sp.Mul.make_args(term):
+            if isinstance(f, sp.Pow) and not f.exp.is_number:
+                c, sym = f.exp.as_coeff_Mul()
+                if c.is_Integer:
+                    groups[sym] = groups.get(sym, sp.Integer(1)) * f.base ** c
+                    continue
+            rest.append(f)
+        terms.append(sp.Mul(*rest) * sp.Mul(*[sp.Pow(sp.cancel(b), e) for e, b in groups.items()]))
+    return sp.Add(*terms)
 
 
 def _split_offset(expr):
@@ -404,7 +488,47 @@ def _innermost_extremum(expr):
 def prove_residual(lhs, relation, rhs, facts, hypotheses, conditions=(), _depth=0):
     """A :class:`~symdp.proof.certificates.ResidualNode` proving ``lhs REL rhs`` for every
     parameter value of ``hypotheses`` satisfying ``facts`` and ``conditions`` (the latter are
-    recorded in the node: the kernel adds them to the domain), or None."""
+    recorded in the node: the kernel adds them to the domain), or None.
+
+    When no proof is found on the whole domain, the least value ``a`` of an integer parameter
+    is set apart (``v = a``, then ``v >= a + 1``): a base such as ``(n - 1)/n`` is 0 at
+    ``n = 1`` and positive after, where its power is an atom."""
+    node = _prove_residual(lhs, relation, rhs, facts, hypotheses, conditions, _depth)
+    if node is None and _depth == 0:
+        node = _first_value_split(lhs, relation, rhs, facts, hypotheses, tuple(conditions))
+    return node
+
+
+def _first_value_split(lhs, relation, rhs, facts, hypotheses, conditions):
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    set_facts = set(domain_facts(hypotheses))
+    free = lhs.free_symbols | rhs.free_symbols
+    for v in sorted(_integer_symbols(hypotheses) & free, key=lambda s: s.name):
+        a = hypotheses[v].inf
+        if not a.is_finite:
+            continue
+        others = {s: d for s, d in hypotheses.items() if s != v}
+        first_conditions = []
+        for c in [f for f in facts if f not in set_facts] + list(conditions):
+            c = c.xreplace({v: a})
+            if c == sp.false:
+                break
+            if c != sp.true:
+                first_conditions.append(c)
+        else:
+            first = _prove_residual(lhs.xreplace({v: a}), relation, rhs.xreplace({v: a}),
+                                    domain_facts(others), others, tuple(first_conditions), 1)
+            if first is None:
+                continue
+            rest = _prove_residual(lhs, relation, rhs, facts, hypotheses,
+                                   conditions + (sp.Ge(v, a + 1, evaluate=False),), 1)
+            if rest is not None:
+                return ResidualNode(lhs, relation, rhs, conditions, "first_value",
+                                    variable=v, children=(first, rest))
+    return None
+
+
+def _prove_residual(lhs, relation, rhs, facts, hypotheses, conditions=(), _depth=0):
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     all_facts = list(facts) + list(conditions)
     integers = frozenset(_integer_symbols(hypotheses))
@@ -474,7 +598,8 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
 
 
 def _has_atoms(expr) -> bool:
-    return bool(expr.has(sp.binomial, sp.factorial) or any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
+    return bool(expr.has(sp.binomial, sp.factorial, sp.exp, sp.log) or
+                any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
 
 
 def _clean(reduced) -> bool:
@@ -487,7 +612,7 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
     diff = sp.sympify(lhs - rhs)
     if diff == 0 and relation in ("=", "<=", ">="):
         return ResidualNode(lhs, relation, rhs, conditions, "identity", sp.S.Zero)
-    for grouped in (False, True):
+    for grouped in (False, True, BY_EXPONENT):
         atoms = _Atoms([f for f in facts if not _has_atoms(f.lhs - f.rhs)]
                        if all(_fact_rel(f) for f in facts) else [], integers)
         try:
