@@ -446,6 +446,14 @@ class _Atoms:
                                              ((other, other_atom), (base, atom))):
                 self._fact(sp.Ge(x_atom, y_atom * (1 + exp * (x / y - 1)), evaluate=False),
                            "one_add_mul_le_pow of div_pow", sp.Gt(y, 0, evaluate=False))
+            # x^e y^e = (x y)^e against 1 (mul_pow, then pow_lt_one / one_lt_pow)
+            product = sp.cancel(base * other)
+            if self.entails(product, "<", 1):
+                self._fact(sp.Lt(atom * other_atom, 1, evaluate=False), "pow_lt_one of mul_pow",
+                           sp.Lt(product, 1, evaluate=False))
+            elif self.entails(product, ">", 1):
+                self._fact(sp.Gt(atom * other_atom, 1, evaluate=False), "one_lt_pow of mul_pow",
+                           sp.Gt(product, 1, evaluate=False))
 
 
 def _group_by_exponent(expr):

@@ -29,7 +29,8 @@ _ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "
                 "pow_lt_pow_left", "Nat.choose_pos", "Nat.factorial_pos",
                 "one_add_mul_le_pow", "one_add_mul_le_pow of div_pow",
                 "Real.exp_pos", "Real.add_one_le_exp", "Real.log_le_sub_one_of_pos",
-                "Real.one_sub_inv_le_log_of_pos", "Real.one_sub_div_pow_le_exp_neg")
+                "Real.one_sub_inv_le_log_of_pos", "Real.one_sub_div_pow_le_exp_neg",
+                "pow_lt_one of mul_pow", "one_lt_pow of mul_pow")
 
 #: atoms that stand for a real number of any sign (the others are positive)
 _REAL_ATOMS = (sp.log,)
@@ -55,6 +56,8 @@ def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions)
             return False
     rel = _RELATION_OF[type(fact)]
     a, b = fact.lhs, fact.rhs
+    if lemma.endswith("of mul_pow") and lemma != "one_add_mul_le_pow of div_pow":
+        return _product_fact_ok(rel, a, b, lemma, premise, atoms, domain, conditions)
     value = atoms.get(a)
     if value is None:
         return False
@@ -122,6 +125,23 @@ def _bernoulli_ok(rel, b, lemma, premise, value, atoms, domain: Domain, conditio
     return sp.cancel(sp.together(b - others[0] * (1 + e * (x / y - 1)))) == 0
 
 
+def _product_fact_ok(rel, a, b, lemma, premise, atoms, domain: Domain, conditions) -> bool:
+    """``x^e y^e = (x y)^e`` (``mul_pow``) compared with 1 for two atoms of the same positive
+    integer exponent: ``pow_lt_one`` (``0 <= x y < 1``) gives ``x^e y^e < 1``, ``one_lt_pow``
+    (``x y > 1``) gives ``> 1``; the bases are positive (:func:`_atoms_positive`)."""
+    factors = sp.Mul.make_args(a)
+    if b != 1 or len(factors) != 2 or any(f not in atoms for f in factors):
+        return False
+    x, y = (atoms[f] for f in factors)
+    if not (isinstance(x, sp.Pow) and isinstance(y, sp.Pow) and x.exp == y.exp) or \
+            not _natural_exponent(x.exp, domain, conditions):
+        return False
+    product = sp.cancel(x.base * y.base)
+    wanted = {"pow_lt_one of mul_pow": ("<", sp.Lt(product, 1, evaluate=False)),
+              "one_lt_pow of mul_pow": (">", sp.Gt(product, 1, evaluate=False))}
+    return (rel, premise) == wanted.get(lemma)
+
+
 def _real_fact_ok(rel, b, lemma, premise, value, atoms, domain: Domain, conditions) -> bool:
     """The lemmas on ``exp`` and ``log`` atoms (Mathlib ``Real.*``):
 
@@ -159,9 +179,18 @@ def _atoms_positive(atoms: dict, domain: Domain, conditions) -> str:
     """"" when every atom that the kernel takes as a positive indeterminate is positive on the
     domain ("" for log atoms, which are any real): ``x^e`` with ``x > 0`` (``Real.rpow_pos_of_pos``,
     ``pow_pos``), ``exp u`` (``Real.exp_pos``), ``C(m, K)`` with ``0 <= K <= m``
-    (``Nat.choose_pos``), ``m!`` with ``m >= 0`` (``Nat.factorial_pos``); else the atom."""
+    (``Nat.choose_pos``), ``m!`` with ``m >= 0`` (``Nat.factorial_pos``); else the atom.
+    An atom's base may hold atoms before it (``C^N`` with ``C = C(n, k)``): those are taken
+    with the sign already confirmed."""
+    known = []
     for a, v in atoms.items():
-        if isinstance(v, _REAL_ATOMS) or isinstance(v, sp.exp):
+        domain = Domain(domain.hypotheses + tuple(known), domain.constraints,
+                        domain.side_conditions)
+        if isinstance(v, _REAL_ATOMS):
+            known.append((a, sp.Reals))
+            continue
+        known.append((a, sp.Interval.open(0, sp.oo)))
+        if isinstance(v, sp.exp):
             continue
         if isinstance(v, sp.Pow):
             ok = deciders.real_z3_entails(domain, conditions, v.base, ">")
