@@ -204,7 +204,7 @@ class _Atoms:
         self.power_atoms = {}      # (base, exponent) -> Symbol
         self.binomial_atoms = {}   # (m, K) -> Symbol
         self.function_atoms = {}   # exp(u) or log(x) -> Symbol
-        self.bernoulli = False     # Bernoulli facts on the powers (grouped atoms only)
+        self.bernoulli = False     # Bernoulli and mul_pow facts (atoms grouped by exponent)
         self.counter = itertools.count()
 
     def entails(self, lhs, rel, rhs):
@@ -247,7 +247,7 @@ class _Atoms:
         return new
 
     def reduce(self, expr, grouped):
-        self.bernoulli = grouped
+        self.bernoulli = grouped == BY_EXPONENT    # the last resort: more facts, slower z3
         return self.powers(self.functions(self.binomials(self.factorials(sp.sympify(expr)))),
                            grouped)
 
@@ -426,8 +426,8 @@ class _Atoms:
 
     def _exponential_facts(self, atom, base, exp):
         """Facts of a power with a positive integer exponent: ``(1 - t/n)^n <= exp(-t)``
-        against every exp atom (``Real.one_sub_div_pow_le_exp_neg``), and with grouped atoms
-        Bernoulli's inequality for it and for its ratio to every atom of the same exponent
+        against every exp atom (``Real.one_sub_div_pow_le_exp_neg``), and with the atoms grouped by
+        exponent Bernoulli's inequality for it and for its ratio to every atom of the same exponent
         (``one_add_mul_le_pow``, with ``div_pow``)."""
         for f, e_atom in self.function_atoms.items():
             if isinstance(f, sp.exp) and sp.cancel(sp.together(base - (1 + f.args[0] / exp))) == 0 \

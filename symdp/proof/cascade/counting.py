@@ -35,15 +35,27 @@ def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
     """The smallest admissible points of the derivation's enumeration ranges (at most
     :data:`CHECK_POINTS`, smallest sum of values first)."""
     ranges = derivation.enumeration
-    symbols = sorted(symbols, key=lambda s: s.name)
+    symbols = tuple(sorted(symbols, key=lambda s: s.name))
     if any(s not in ranges for s in symbols):
         return ()
     conditions = conditions_on(symbols, derivation.constraints) + tuple(step.side_conditions)
+    key = (symbols, tuple((s, ranges[s], derivation.hypotheses[s]) for s in symbols), conditions)
+    if key not in _POINTS:
+        _POINTS[key] = _admissible(symbols, ranges, derivation.hypotheses, conditions)
+    return _POINTS[key]
+
+
+#: the check points of each (symbols, their ranges and sets, conditions): steps of one
+#: derivation share them
+_POINTS: dict = {}
+
+
+def _admissible(symbols, ranges, hypotheses, conditions) -> tuple:
     admissible = []
-    for values in itertools.product(*[[sp.Integer(v) for v in ranges[s]] for s in symbols]):
+    values_of = [[sp.Integer(v) for v in ranges[s] if sp.Integer(v) in hypotheses[s]]
+                 for s in symbols]
+    for values in itertools.product(*values_of):
         point = dict(zip(symbols, values))
-        if not all(v in derivation.hypotheses[s] for s, v in point.items()):
-            continue
         try:
             if not all(bool(c.xreplace(point)) for c in conditions):
                 continue

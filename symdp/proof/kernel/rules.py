@@ -114,12 +114,12 @@ def _bernoulli_ok(rel, b, lemma, premise, value, atoms, domain: Domain, conditio
     if lemma == "one_add_mul_le_pow":
         return premise == sp.Ge(x, -1, evaluate=False) and \
             sp.cancel(sp.together(b - (1 + e * (x - 1)))) == 0
-    others = [s for s in b.free_symbols if s in atoms]
+    others = [s for s in b.free_symbols
+              if isinstance(atoms.get(s), sp.Pow) and atoms[s].exp == e and atoms[s] != value]
     if len(others) != 1:
         return False
     other = atoms[others[0]]
-    if not (isinstance(other, sp.Pow) and other.exp == e and
-            premise == sp.Gt(other.base, 0, evaluate=False)):
+    if premise != sp.Gt(other.base, 0, evaluate=False):
         return False
     y = other.base
     return sp.cancel(sp.together(b - others[0] * (1 + e * (x / y - 1)))) == 0
@@ -208,7 +208,29 @@ def _atoms_positive(atoms: dict, domain: Domain, conditions) -> str:
     return ""
 
 
+_RESIDUAL_CACHE: dict = {}
+
+
 def residual_error(node: ResidualNode, domain: Domain, lhs, relation, rhs, conditions=()) -> str:
+    """:func:`residual_error_uncached`, remembered: the judgement is a function of the node,
+    the domain, the goal and the conditions, which together are the key (sub-proofs recur
+    across the steps of a file: the same Max/Min pieces, the same atom facts)."""
+    key = (node, domain, lhs, relation, rhs, tuple(conditions))
+    try:
+        return _RESIDUAL_CACHE[key]
+    except KeyError:
+        pass
+    except TypeError:      # an unhashable part: judged afresh
+        return residual_error_uncached(node, domain, lhs, relation, rhs, conditions)
+    if len(_RESIDUAL_CACHE) > 5000:
+        _RESIDUAL_CACHE.clear()
+    why = _RESIDUAL_CACHE[key] = residual_error_uncached(node, domain, lhs, relation, rhs,
+                                                         conditions)
+    return why
+
+
+def residual_error_uncached(node: ResidualNode, domain: Domain, lhs, relation, rhs,
+                            conditions=()) -> str:
     """"" when ``node`` proves ``lhs REL rhs`` under ``conditions`` on ``domain``, else why not.
 
     Recomputed here: the goal of every node, the cases of every split (from the extremum
@@ -356,19 +378,17 @@ def _equal_over_positive_bases(a, b, domain: Domain) -> bool:
     hold (``mul_pow``, ``div_pow``, ``pow_add``): both sides are expanded that way, then
     compared by the trusted equality, or as rational functions of one indeterminate per
     (base factor, exponent)."""
-    if deciders.simplifies_to(a, b):
+    if a == b:
         return True
     powers = [p for e in (a, b) for p in sp.sympify(e).atoms(sp.Pow) if not p.exp.is_number]
-    if any(not p.exp.is_integer for p in powers):
-        return False      # (xy)^e = x^e y^e for every real x, y needs an integer e
-    for base in {p.base for p in powers}:
-        if not confirm(Fact(base, "positive", "base of a symbolic power"), domain):
-            return False
+    # (xy)^e = x^e y^e for every real x, y needs an integer e; else the bases must be positive
+    if any(not p.exp.is_integer for p in powers) or \
+            not all(confirm(Fact(base, "positive", "base of a symbolic power"), domain)
+                    for base in {p.base for p in powers}):
+        return deciders.simplifies_to(a, b)
 
     def split(e):
         return sp.expand_power_base(sp.expand_power_exp(sp.sympify(e)), force=True)
-    if deciders.simplifies_to(split(a), split(b)):
-        return True
     # x^(c e) as X^c, one indeterminate X per (x, e): an identity of rational functions in
     # the indeterminates holds for every value of them (exact polynomial arithmetic)
     table = {}
@@ -391,8 +411,11 @@ def _equal_over_positive_bases(a, b, domain: Domain) -> bool:
             mapping[p] = indeterminate(p.base, sym) ** c
         out = e.xreplace(mapping)
         return None if any(not p.exp.is_number for p in out.atoms(sp.Pow)) else out
+    # the exact comparison first (cheap), then the trusted equality
     fa, fb = flatten(a), flatten(b)
-    return fa is not None and fb is not None and sp.cancel(sp.together(fa - fb)) == 0
+    if fa is not None and fb is not None and sp.cancel(sp.together(fa - fb)) == 0:
+        return True
+    return deciders.simplifies_to(split(a), split(b)) or deciders.simplifies_to(a, b)
 
 
 def _substituted(expr, atoms: dict):
