@@ -24,7 +24,7 @@ def judge(c, domain: Domain):
 
 
 #: the atom lemmas (Mathlib names): each fact on atoms must be one lemma's conclusion, its
-#: premise proved by z3 on the step's domain (Mathlib statements in :func:`_atom_fact_ok`)
+#: premise proved by z3 on the step's domain (Mathlib statements in :func:`atom_fact_ok`)
 _ATOM_LEMMAS = ("pow_pos", "pow_le_one", "one_le_pow_of_one_le", "pow_lt_one", "one_lt_pow",
                 "pow_lt_pow_left", "Nat.choose_pos", "Nat.factorial_pos",
                 "one_add_mul_le_pow", "one_add_mul_le_pow of div_pow",
@@ -44,7 +44,7 @@ def _as_margin(relational):
     return relational.lhs - relational.rhs, _RELATION_OF[type(relational)]
 
 
-def _atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions) -> bool:
+def atom_fact_ok(fact, lemma, premise, atoms: dict, domain: Domain, conditions) -> bool:
     """The fact on atoms is what ``lemma`` concludes from ``premise``, and the premise holds."""
     if lemma not in _ATOM_LEMMAS:
         return False
@@ -321,7 +321,7 @@ def residual_error_uncached(node: ResidualNode, domain: Domain, lhs, relation, r
     if node.method == "z3":
         facts = []
         for fact, lemma, premise in node.atom_facts:   # a premise may use the facts before it
-            if not _atom_fact_ok(fact, lemma, premise, atoms, domain,
+            if not atom_fact_ok(fact, lemma, premise, atoms, domain,
                                  tuple(conditions) + tuple(facts)):
                 return f"the atom fact {fact} does not follow by {lemma} from {premise}"
             facts.append(fact)
