@@ -485,8 +485,9 @@ def induction_judgement(c: InductionCertificate, domain: Domain):
     if why:
         return f"base case {v} = {start}: {why}", ""
     # the peeled form must be lhs(v + 1) once the hypothesis symbol is lhs(v)
-    if not deciders.simplifies_to(c.lhs.xreplace({v: v + 1}).doit(),
-                                  c.peeled.xreplace({h: c.lhs}).doit()):
+    shifted, peeled = c.lhs.xreplace({v: v + 1}).doit(), c.peeled.xreplace({h: c.lhs}).doit()
+    if not (deciders.simplifies_to(shifted, peeled) or
+            _equal_over_positive_bases(shifted, peeled, domain)):   # x^(N+1) = x^N x, x > 0
         return "the peeled form is not lhs at v + 1", ""
     step_domain = Domain(domain.hypotheses, domain.constraints, domain.side_conditions)
     hypothesis = {"=": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[c.relation](
