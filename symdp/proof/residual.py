@@ -511,9 +511,11 @@ def _first_value_split(lhs, relation, rhs, facts, hypotheses, conditions):
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     set_facts = set(domain_facts(hypotheses))
     free = lhs.free_symbols | rhs.free_symbols
+    bases = [p.base for e in (lhs, rhs) for p in e.atoms(sp.Pow) if not p.exp.is_number]
     for v in sorted(_integer_symbols(hypotheses) & free, key=lambda s: s.name):
         a = hypotheses[v].inf
-        if not a.is_finite:
+        # only where it helps: a base of a symbolic power that vanishes at v = a
+        if not a.is_finite or not any(b.xreplace({v: a}) == 0 for b in bases):
             continue
         others = {s: d for s, d in hypotheses.items() if s != v}
         first_conditions = []
