@@ -208,6 +208,14 @@ class _Atoms:
         self.counter = itertools.count()
 
     def entails(self, lhs, rel, rhs):
+        """z3 on the real relaxation only: the kernel re-checks every premise that way
+        (:func:`symdp.proof.kernel.deciders.real_z3_entails`), so an integer-only success
+        could never be accepted."""
+        return z3_entails(self.facts, lhs, rel, rhs)
+
+    def entails_over_integers(self, lhs, rel, rhs):
+        """z3 with the integer parameters as integers when the reals fail (a rewrite's
+        denominator, which the kernel confirms by its own second methods)."""
         return z3_entails(self.facts, lhs, rel, rhs, self.integers)
 
     def _fact(self, relational, lemma, premise):
@@ -310,14 +318,15 @@ class _Atoms:
                 ok = True
                 for j in range(base_K, off_K):        # C(m0, K + 1) = C(m0, K) (m0 - K)/(K + 1)
                     K_ = key_K + j
-                    if not self.entails(K_ + 1, ">", 0):
+                    if not self.entails_over_integers(K_ + 1, ">", 0):
                         ok = False
                         break
                     value = value * (m0 - K_) / (K_ + 1)
                 Kf = key_K + off_K
                 for i in range(base_m + 1, off_m + 1):    # C(m, K) = C(m - 1, K) m/(m - K)
                     m_ = key_m + i
-                    if not (self.entails(m_ - Kf, ">", 0) or self.entails(m_ - Kf, "<", 0)):
+                    if not (self.entails_over_integers(m_ - Kf, ">", 0) or
+                            self.entails_over_integers(m_ - Kf, "<", 0)):
                         ok = False
                         break
                     value = value * m_ / (m_ - Kf)
@@ -657,8 +666,8 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
             if _clean(m):
                 rewritten.append((f, _RELATIONAL[rel](m, 0, evaluate=False)))
         atom_relations = [f for f, _, _ in atoms.atom_facts]
-        if z3_entails(plain + [r for _, r in rewritten] + atom_relations, reduced, relation, 0,
-                      integers):
+        # the reals only: the kernel's own z3 query is on the real relaxation
+        if z3_entails(plain + [r for _, r in rewritten] + atom_relations, reduced, relation, 0):
             return ResidualNode(lhs, relation, rhs, conditions, "z3", reduced,
                                 tuple(atoms.atoms), tuple(atoms.atom_facts),
                                 reduced_conditions=tuple(rewritten), rewrites=tuple(atoms.rewrites))
