@@ -39,7 +39,8 @@ def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
     if any(s not in ranges for s in symbols):
         return ()
     conditions = conditions_on(symbols, derivation.constraints) + tuple(step.side_conditions)
-    key = (symbols, tuple((s, ranges[s], derivation.hypotheses[s]) for s in symbols), conditions)
+    key = (symbols, tuple((s, tuple(ranges[s]), derivation.hypotheses[s]) for s in symbols),
+           conditions)
     if key not in _POINTS:
         _POINTS[key] = _admissible(symbols, ranges, derivation.hypotheses, conditions)
     return _POINTS[key]
