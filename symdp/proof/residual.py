@@ -25,7 +25,18 @@ The atoms come with facts that are themselves proved (and listed in the record):
   ``A_f > 0``; ``(a/b)^e = a^e/b^e`` (``div_pow``), ``(ab)^e = a^e b^e`` (``mul_pow``),
   ``f^(e + c) = f^c f^e`` (``pow_add``); atoms with the same exponent are ordered as their
   bases, and compared with 1 (``pow_le_pow_left``, ``one_le_pow_of_one_le``,
-  ``pow_le_one``), the bases' comparisons being proved by z3 first.
+  ``pow_le_one``), the bases' comparisons being proved by z3 first;
+* ``exp u`` and ``log x`` are atoms with ``exp u > 0``, ``exp u >= 1 + u``
+  (``Real.exp_pos``, ``Real.add_one_le_exp``) and ``1 - 1/x <= log x <= x - 1``
+  (``Real.one_sub_inv_le_log_of_pos``, ``Real.log_le_sub_one_of_pos``); a power ``x^e`` with
+  ``e`` a positive integer and ``x = 1 - t/e`` is ``<= exp(-t)``
+  (``Real.one_sub_div_pow_le_exp_neg``);
+* with the atoms grouped by exponent (the last mode tried), Bernoulli's inequality
+  ``x^e >= 1 + e (x - 1)`` (``one_add_mul_le_pow``), the same for the quotient of two atoms
+  of one exponent (with ``div_pow``), and their product against 1 (``mul_pow``).
+
+Where a base of a symbolic power vanishes at the least value ``a`` of an integer parameter
+(``(n-1)/n`` at ``n = 1``), ``v = a`` and ``v >= a + 1`` are proved apart.
 
 ``Max``/``Min`` are eliminated by deciding the sign of their arguments (recursively) or, when
 that fails, by splitting into the cases where each argument is the largest (the goal must
