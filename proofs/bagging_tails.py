@@ -14,10 +14,13 @@ never a printed number), claims that hold for *every* integer n >= 1:
 * the bootstrap's epsilon n ln((n+1)/n) is <= 1 (log A <= A - 1);
 * the general delta 1 - ((n-1)/n)^k <= k/n for all n, k >= 1 (Bernoulli's inequality
   (1 + u)^k >= 1 + k u at u = -1/n), the union bound P[some draw hits the record];
-* the general epsilon k ln((n+1)/n) <= k/n (log A <= A - 1).
+* the general epsilon k ln((n+1)/n) <= k/n (log A <= A - 1);
+* Bernoulli's ((n-1)/n)^k >= 1 - k/n itself, by induction on k from 1.
 
-The one-integer steps are certified by boxes on n = 1..64 and a symbolic argument for
-n >= 64 (symdp/proof/cascade/certified/tail.py); the two-integer steps are proved symbolically.
+Every step is proved for every n (and k) by the residual algebra of symdp/proof/residual.py:
+its atoms are the powers, exp and log, with the facts of Mathlib's lemmas
+(one_add_mul_le_pow, Real.one_sub_div_pow_le_exp_neg, Real.log_le_sub_one_of_pos, ...),
+re-checked by the kernel; where a base is 0 at n = 1, n = 1 is set apart.
 """
 
 import sympy as sp
@@ -59,6 +62,9 @@ general = Derivation(
     steps=(
         Step(DELTA, "<=", k / n, "Bernoulli: ((n-1)/n)^k = (1 - 1/n)^k >= 1 - k/n"),
         Step(EPS, "<=", k / n, "log((n+1)/n) <= 1/n (log A <= A - 1)"),
+        Step(((n - 1) / n) ** k, ">=", 1 - k / n,
+             "Bernoulli by induction on k: ((n-1)/n)^(k+1) = ((n-1)/n)^k (n-1)/n "
+             ">= (1 - k/n)(n-1)/n = 1 - (k+1)/n + k/n^2", induction=(k, 1)),
     ),
     chained=False,
 )

@@ -218,6 +218,10 @@ independent = Derivation(
         Step(HockeyStick(INDEP, n, k, N, REMOVE, D_FIRST, ALL, 1, 1), "=", N * k / n,
              "the joint formula's delta taken as exact for independent subsets",
              expect=Verdict.REFUTED, note="finding: 1 - (1 - k/n)^N < N k/n for N >= 2"),
+        Step(((n - k) / n) ** N, ">=", 1 - N * k / n,
+             "the union bound of step 6 is Bernoulli in N, by induction on N from 1: "
+             "((n-k)/n)^(N+1) >= (1 - N k/n)(n-k)/n = 1 - (N+1) k/n + N k^2/n^2",
+             induction=(N, 1)),
     ),
     chained=False,
     enumeration=ENUM_N,

@@ -261,7 +261,10 @@ class ResidualNode:
     * ``"split"`` -- ``extremum`` (a Max, Min or Abs in a side) takes each of its arguments'
       values in turn; one child per case, under that case's selecting conditions;
     * ``"decided"`` -- one case of ``extremum`` holds on the whole domain: ``children`` are the
-      proofs of its selecting conditions, then the proof with the extremum replaced.
+      proofs of its selecting conditions, then the proof with the extremum replaced;
+    * ``"first_value"`` -- ``variable`` (an integer parameter with least value ``a``) is ``a``
+      or at least ``a + 1``: one child with ``variable = a`` substituted, one under the
+      condition ``variable >= a + 1``.
     """
 
     lhs: sp.Expr
@@ -276,6 +279,7 @@ class ResidualNode:
     children: tuple = ()
     reduced_conditions: tuple = ()
     rewrites: tuple = ()
+    variable: sp.Symbol | None = None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,18 @@ The atoms come with facts that are themselves proved (and listed in the record):
   ``A_f > 0``; ``(a/b)^e = a^e/b^e`` (``div_pow``), ``(ab)^e = a^e b^e`` (``mul_pow``),
   ``f^(e + c) = f^c f^e`` (``pow_add``); atoms with the same exponent are ordered as their
   bases, and compared with 1 (``pow_le_pow_left``, ``one_le_pow_of_one_le``,
-  ``pow_le_one``), the bases' comparisons being proved by z3 first.
+  ``pow_le_one``), the bases' comparisons being proved by z3 first;
+* ``exp u`` and ``log x`` are atoms with ``exp u > 0``, ``exp u >= 1 + u``
+  (``Real.exp_pos``, ``Real.add_one_le_exp``) and ``1 - 1/x <= log x <= x - 1``
+  (``Real.one_sub_inv_le_log_of_pos``, ``Real.log_le_sub_one_of_pos``); a power ``x^e`` with
+  ``e`` a positive integer and ``x = 1 - t/e`` is ``<= exp(-t)``
+  (``Real.one_sub_div_pow_le_exp_neg``);
+* with the atoms grouped by exponent (the last mode tried), Bernoulli's inequality
+  ``x^e >= 1 + e (x - 1)`` (``one_add_mul_le_pow``), the same for the quotient of two atoms
+  of one exponent (with ``div_pow``), and their product against 1 (``mul_pow``).
+
+Where a base of a symbolic power vanishes at the least value ``a`` of an integer parameter
+(``(n-1)/n`` at ``n = 1``), ``v = a`` and ``v >= a + 1`` are proved apart.
 
 ``Max``/``Min`` are eliminated by deciding the sign of their arguments (recursively) or, when
 that fails, by splitting into the cases where each argument is the largest (the goal must
@@ -42,6 +53,9 @@ from .budgets import Z3_RLIMIT
 from .certificates import ResidualNode
 from .kernel.rules import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
 
+#: the third way of making power atoms: one atom per exponent and term, the bases' quotient
+#: kept whole (``(n/(n+1))^n``, not ``n^n/(n+1)^n``)
+BY_EXPONENT = "by exponent"
 MAX_CASES = 64
 
 
@@ -203,9 +217,19 @@ class _Atoms:
         self.binomial_map = None   # fixed by the first call: every family at once
         self.power_atoms = {}      # (base, exponent) -> Symbol
         self.binomial_atoms = {}   # (m, K) -> Symbol
+        self.function_atoms = {}   # exp(u) or log(x) -> Symbol
+        self.bernoulli = False     # Bernoulli and mul_pow facts (atoms grouped by exponent)
         self.counter = itertools.count()
 
     def entails(self, lhs, rel, rhs):
+        """z3 on the real relaxation only: the kernel re-checks every premise that way
+        (:func:`symdp.proof.kernel.deciders.real_z3_entails`), so an integer-only success
+        could never be accepted."""
+        return z3_entails(self.facts, lhs, rel, rhs)
+
+    def entails_over_integers(self, lhs, rel, rhs):
+        """z3 with the integer parameters as integers when the reals fail (a rewrite's
+        denominator, which the kernel confirms by its own second methods)."""
         return z3_entails(self.facts, lhs, rel, rhs, self.integers)
 
     def _fact(self, relational, lemma, premise):
@@ -245,7 +269,41 @@ class _Atoms:
         return new
 
     def reduce(self, expr, grouped):
-        return self.powers(self.binomials(self.factorials(sp.sympify(expr))), grouped)
+        self.bernoulli = grouped == BY_EXPONENT    # the last resort: more facts, slower z3
+        return self.powers(self.functions(self.binomials(self.factorials(sp.sympify(expr)))),
+                           grouped)
+
+    # exp and log -------------------------------------------------------------
+    def functions(self, expr):
+        """``exp u`` and ``log x`` as atoms, with the facts of Mathlib's ``Real.exp_pos``,
+        ``Real.add_one_le_exp`` (``exp u >= u + 1``), ``Real.log_le_sub_one_of_pos`` and
+        ``Real.one_sub_inv_le_log_of_pos`` (``1 - 1/x <= log x <= x - 1`` for ``x > 0``); an
+        argument that is not a rational function of the parameters stays (undecided)."""
+        mapping = {}
+        for f in expr.atoms(sp.exp, sp.log):
+            x = f.args[0]
+            if not _clean(x):
+                continue
+            if f in self.function_atoms:
+                mapping[f] = self.function_atoms[f]
+                continue
+            if isinstance(f, sp.log):
+                if not self.entails(x, ">", 0):
+                    continue
+                atom = sp.Symbol(f"L_{next(self.counter)}", real=True)
+                positive = sp.Gt(x, 0, evaluate=False)
+                facts = ((sp.Le(atom, x - 1, evaluate=False), "Real.log_le_sub_one_of_pos", positive),
+                         (sp.Ge(atom, 1 - 1 / x, evaluate=False), "Real.one_sub_inv_le_log_of_pos",
+                          positive))
+            else:
+                atom = sp.Symbol(f"E_{next(self.counter)}", positive=True)
+                facts = ((sp.Gt(atom, 0, evaluate=False), "Real.exp_pos", sp.true),
+                         (sp.Ge(atom, x + 1, evaluate=False), "Real.add_one_le_exp", sp.true))
+            self.atoms.append((atom, f))
+            for fact in facts:
+                self._fact(*fact)
+            self.function_atoms[f] = mapping[f] = atom
+        return expr.xreplace(mapping)
 
     # binomials -------------------------------------------------------------
     def binomials(self, expr):
@@ -274,14 +332,15 @@ class _Atoms:
                 ok = True
                 for j in range(base_K, off_K):        # C(m0, K + 1) = C(m0, K) (m0 - K)/(K + 1)
                     K_ = key_K + j
-                    if not self.entails(K_ + 1, ">", 0):
+                    if not self.entails_over_integers(K_ + 1, ">", 0):
                         ok = False
                         break
                     value = value * (m0 - K_) / (K_ + 1)
                 Kf = key_K + off_K
                 for i in range(base_m + 1, off_m + 1):    # C(m, K) = C(m - 1, K) m/(m - K)
                     m_ = key_m + i
-                    if not (self.entails(m_ - Kf, ">", 0) or self.entails(m_ - Kf, "<", 0)):
+                    if not (self.entails_over_integers(m_ - Kf, ">", 0) or
+                            self.entails_over_integers(m_ - Kf, "<", 0)):
                         ok = False
                         break
                     value = value * m_ / (m_ - Kf)
@@ -305,12 +364,15 @@ class _Atoms:
         return atom
 
     # powers ----------------------------------------------------------------
-    def powers(self, expr, grouped: bool):
+    def powers(self, expr, grouped):
         expr = sp.expand_power_exp(expr)
         if grouped:
             # x^e y^e = (x y)^e (mul_pow): one atom per exponent and term; the bases are
             # proved positive below, and the kernel re-checks the rewriting
-            expr = sp.powsimp(sp.expand(expr), combine="base", force=True)
+            if grouped == BY_EXPONENT:    # x^e / y^e kept as (x/y)^e
+                expr = _group_by_exponent(sp.expand(expr, power_base=False))
+            else:
+                expr = sp.powsimp(sp.expand(expr), combine="base", force=True)
         pows = [p for p in expr.atoms(sp.Pow) if not p.exp.is_number]
         mapping = {}
         for p in pows:
@@ -381,7 +443,57 @@ class _Atoms:
                 elif self.entails(base, ">", other):
                     self._fact(sp.Gt(atom, other_atom, evaluate=False), "pow_lt_pow_left",
                                sp.Gt(base, other, evaluate=False))
+            if exp.is_integer:
+                self._exponential_facts(atom, base, exp)
         return atom
+
+    def _exponential_facts(self, atom, base, exp):
+        """Facts of a power with a positive integer exponent: ``(1 - t/n)^n <= exp(-t)``
+        against every exp atom (``Real.one_sub_div_pow_le_exp_neg``), and with the atoms grouped by
+        exponent Bernoulli's inequality for it and for its ratio to every atom of the same exponent
+        (``one_add_mul_le_pow``, with ``div_pow``)."""
+        for f, e_atom in self.function_atoms.items():
+            if isinstance(f, sp.exp) and sp.cancel(sp.together(base - (1 + f.args[0] / exp))) == 0 \
+                    and self.entails(-f.args[0], "<=", exp):
+                self._fact(sp.Le(atom, e_atom, evaluate=False), "Real.one_sub_div_pow_le_exp_neg",
+                           sp.Le(-f.args[0], exp, evaluate=False))
+        if not self.bernoulli:
+            return
+        if self.entails(base, ">=", -1):
+            self._fact(sp.Ge(atom, 1 + exp * (base - 1), evaluate=False), "one_add_mul_le_pow",
+                       sp.Ge(base, -1, evaluate=False))
+        for (other, other_exp), other_atom in list(self.power_atoms.items()):
+            if other_exp != exp or other_atom is atom:
+                continue
+            for (x, x_atom), (y, y_atom) in (((base, atom), (other, other_atom)),
+                                             ((other, other_atom), (base, atom))):
+                self._fact(sp.Ge(x_atom, y_atom * (1 + exp * (x / y - 1)), evaluate=False),
+                           "one_add_mul_le_pow of div_pow", sp.Gt(y, 0, evaluate=False))
+            # x^e y^e = (x y)^e against 1 (mul_pow, then pow_lt_one / one_lt_pow)
+            product = sp.cancel(base * other)
+            if self.entails(product, "<", 1):
+                self._fact(sp.Lt(atom * other_atom, 1, evaluate=False), "pow_lt_one of mul_pow",
+                           sp.Lt(product, 1, evaluate=False))
+            elif self.entails(product, ">", 1):
+                self._fact(sp.Gt(atom * other_atom, 1, evaluate=False), "one_lt_pow of mul_pow",
+                           sp.Gt(product, 1, evaluate=False))
+
+
+def _group_by_exponent(expr):
+    """Each term's powers with symbolic exponents collected by exponent: ``x^e y^(-e)`` is
+    ``(x/y)^e`` (``div_pow``; the bases are proved positive when the atom is made)."""
+    terms = []
+    for term in sp.Add.make_args(expr):
+        groups, rest = {}, []
+        for f in sp.Mul.make_args(term):
+            if isinstance(f, sp.Pow) and not f.exp.is_number:
+                c, sym = f.exp.as_coeff_Mul()
+                if c.is_Integer:
+                    groups[sym] = groups.get(sym, sp.Integer(1)) * f.base ** c
+                    continue
+            rest.append(f)
+        terms.append(sp.Mul(*rest) * sp.Mul(*[sp.Pow(sp.cancel(b), e) for e, b in groups.items()]))
+    return sp.Add(*terms)
 
 
 def _split_offset(expr):
@@ -407,7 +519,49 @@ def _innermost_extremum(expr):
 def prove_residual(lhs, relation, rhs, facts, hypotheses, conditions=(), _depth=0):
     """A :class:`~symdp.proof.certificates.ResidualNode` proving ``lhs REL rhs`` for every
     parameter value of ``hypotheses`` satisfying ``facts`` and ``conditions`` (the latter are
-    recorded in the node: the kernel adds them to the domain), or None."""
+    recorded in the node: the kernel adds them to the domain), or None.
+
+    When no proof is found on the whole domain, the least value ``a`` of an integer parameter
+    is set apart (``v = a``, then ``v >= a + 1``): a base such as ``(n - 1)/n`` is 0 at
+    ``n = 1`` and positive after, where its power is an atom."""
+    node = _prove_residual(lhs, relation, rhs, facts, hypotheses, conditions, _depth)
+    if node is None and _depth == 0:
+        node = _first_value_split(lhs, relation, rhs, facts, hypotheses, tuple(conditions))
+    return node
+
+
+def _first_value_split(lhs, relation, rhs, facts, hypotheses, conditions):
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    set_facts = set(domain_facts(hypotheses))
+    free = lhs.free_symbols | rhs.free_symbols
+    bases = [p.base for e in (lhs, rhs) for p in e.atoms(sp.Pow) if not p.exp.is_number]
+    for v in sorted(_integer_symbols(hypotheses) & free, key=lambda s: s.name):
+        a = hypotheses[v].inf
+        # only where it helps: a base of a symbolic power that vanishes at v = a
+        if not a.is_finite or not any(b.xreplace({v: a}) == 0 for b in bases):
+            continue
+        others = {s: d for s, d in hypotheses.items() if s != v}
+        first_conditions = []
+        for c in [f for f in facts if f not in set_facts] + list(conditions):
+            c = c.xreplace({v: a})
+            if c == sp.false:
+                break
+            if c != sp.true:
+                first_conditions.append(c)
+        else:
+            first = _prove_residual(lhs.xreplace({v: a}), relation, rhs.xreplace({v: a}),
+                                    domain_facts(others), others, tuple(first_conditions), 1)
+            if first is None:
+                continue
+            rest = _prove_residual(lhs, relation, rhs, facts, hypotheses,
+                                   conditions + (sp.Ge(v, a + 1, evaluate=False),), 1)
+            if rest is not None:
+                return ResidualNode(lhs, relation, rhs, conditions, "first_value",
+                                    variable=v, children=(first, rest))
+    return None
+
+
+def _prove_residual(lhs, relation, rhs, facts, hypotheses, conditions=(), _depth=0):
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     all_facts = list(facts) + list(conditions)
     integers = frozenset(_integer_symbols(hypotheses))
@@ -477,7 +631,8 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
 
 
 def _has_atoms(expr) -> bool:
-    return bool(expr.has(sp.binomial, sp.factorial) or any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
+    return bool(expr.has(sp.binomial, sp.factorial, sp.exp, sp.log) or
+                any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
 
 
 def _clean(reduced) -> bool:
@@ -490,7 +645,7 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
     diff = sp.sympify(lhs - rhs)
     if diff == 0 and relation in ("=", "<=", ">="):
         return ResidualNode(lhs, relation, rhs, conditions, "identity", sp.S.Zero)
-    for grouped in (False, True):
+    for grouped in (False, True, BY_EXPONENT):
         atoms = _Atoms([f for f in facts if not _has_atoms(f.lhs - f.rhs)]
                        if all(_fact_rel(f) for f in facts) else [], integers)
         try:
@@ -525,8 +680,8 @@ def _prove_plain(lhs, relation, rhs, facts, integers, conditions):
             if _clean(m):
                 rewritten.append((f, _RELATIONAL[rel](m, 0, evaluate=False)))
         atom_relations = [f for f, _, _ in atoms.atom_facts]
-        if z3_entails(plain + [r for _, r in rewritten] + atom_relations, reduced, relation, 0,
-                      integers):
+        # the reals only: the kernel's own z3 query is on the real relaxation
+        if z3_entails(plain + [r for _, r in rewritten] + atom_relations, reduced, relation, 0):
             return ResidualNode(lhs, relation, rhs, conditions, "z3", reduced,
                                 tuple(atoms.atoms), tuple(atoms.atom_facts),
                                 reduced_conditions=tuple(rewritten), rewrites=tuple(atoms.rewrites))

@@ -6,7 +6,12 @@ the closed forms is proved (:mod:`symdp.proof.residual`).  The certificate goes 
 kernel (:func:`symdp.proof.kernel.accept`), which re-checks the lemma applications, compares
 every atom's closed form with its enumeration at small cases, and re-checks the algebra.
 A stage that cannot derive or prove returns None: the enumeration stage then runs, as
-evidence on its range."""
+evidence on its range.
+
+A step with no enumerated atom whose parameters are all integers and whose sides hold powers
+with symbolic exponents, binomials, factorials, ``exp`` or ``log`` (``(1 - 1/n^2)^k >=
+((n-1)/n)^k``, ``n log((n+1)/n) <= 1``) is the same algebra without counts: its
+:mod:`~symdp.proof.residual` proof goes to the kernel as a counting certificate with no atoms."""
 
 from __future__ import annotations
 
@@ -30,15 +35,28 @@ def check_points(derivation: Derivation, step: Step, symbols) -> tuple:
     """The smallest admissible points of the derivation's enumeration ranges (at most
     :data:`CHECK_POINTS`, smallest sum of values first)."""
     ranges = derivation.enumeration
-    symbols = sorted(symbols, key=lambda s: s.name)
+    symbols = tuple(sorted(symbols, key=lambda s: s.name))
     if any(s not in ranges for s in symbols):
         return ()
     conditions = conditions_on(symbols, derivation.constraints) + tuple(step.side_conditions)
+    key = (symbols, tuple((s, tuple(ranges[s]), derivation.hypotheses[s]) for s in symbols),
+           conditions)
+    if key not in _POINTS:
+        _POINTS[key] = _admissible(symbols, ranges, derivation.hypotheses, conditions)
+    return _POINTS[key]
+
+
+#: the check points of each (symbols, their ranges and sets, conditions): steps of one
+#: derivation share them
+_POINTS: dict = {}
+
+
+def _admissible(symbols, ranges, hypotheses, conditions) -> tuple:
     admissible = []
-    for values in itertools.product(*[[sp.Integer(v) for v in ranges[s]] for s in symbols]):
+    values_of = [[sp.Integer(v) for v in ranges[s] if sp.Integer(v) in hypotheses[s]]
+                 for s in symbols]
+    for values in itertools.product(*values_of):
         point = dict(zip(symbols, values))
-        if not all(v in derivation.hypotheses[s] for s, v in point.items()):
-            continue
         try:
             if not all(bool(c.xreplace(point)) for c in conditions):
                 continue
@@ -54,7 +72,7 @@ def counting_stage(lhs, rhs, relation, derivation: Derivation, step: Step) -> tu
     """``(StepResult or None, note)``: a kernel-accepted proof, or None and why not."""
     atoms = sorted(lhs.atoms(Enumerated) | rhs.atoms(Enumerated), key=sp.default_sort_key)
     if not atoms:
-        return None, ""
+        return _residual_algebra(lhs, rhs, relation, derivation, step)
     derived = []
     for atom in atoms:
         hook = getattr(atom, "counting_derivation", None)
@@ -74,6 +92,32 @@ def counting_stage(lhs, rhs, relation, derivation: Derivation, step: Step) -> tu
                                residual=residual, checks=check_points(derivation, step, symbols))
     domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
     result = accept(cert, domain)
+    if not result.verdict.holds_everywhere:
+        return None, result.detail
+    return result, ""
+
+
+def _needs_atoms(expr) -> bool:
+    return bool(expr.has(sp.binomial, sp.factorial, sp.exp, sp.log) or
+                any(not p.exp.is_number for p in expr.atoms(sp.Pow)))
+
+
+def _residual_algebra(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
+    """``(StepResult or None, note)`` for a step without counts: the algebra of integer
+    parameters (powers with symbolic exponents, binomials, factorials, exp, log) proved for
+    every value (:func:`~symdp.proof.residual.prove_residual`), accepted by the kernel."""
+    free = lhs.free_symbols | rhs.free_symbols
+    hypotheses = derivation.hypotheses
+    if not free or not (_needs_atoms(lhs) or _needs_atoms(rhs)) or \
+            any(s not in hypotheses or not isinstance(hypotheses[s], sp.Range) for s in free) or \
+            lhs.has(sp.Sum, sp.Product) or rhs.has(sp.Sum, sp.Product):
+        return None, ""
+    facts = domain_facts(hypotheses) + list(derivation.constraints) + list(step.side_conditions)
+    residual = prove_residual(lhs, relation, rhs, facts, hypotheses)
+    if residual is None:
+        return None, "residual algebra: not proved for every value"
+    cert = CountingCertificate(lhs, rhs, relation, "residual", residual=residual)
+    result = accept(cert, Domain.of(hypotheses, derivation.constraints, step.side_conditions))
     if not result.verdict.holds_everywhere:
         return None, result.detail
     return result, ""

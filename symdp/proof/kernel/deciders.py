@@ -111,7 +111,8 @@ def z3_decide(fact: Fact, dom: Domain):
 
     names = {}
     sets = dom.sets
-    for s in fact.expression.free_symbols | set().union(*[c.free_symbols for c in dom.conditions]):
+    for s in sorted(fact.expression.free_symbols |
+                    set().union(*[c.free_symbols for c in dom.conditions]), key=sp.default_sort_key):
         if s not in sets:
             return False, None
         # an integer parameter is an Int seen as a Real: / is then division, not floor division
@@ -333,7 +334,10 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
     symbols = set(expr.free_symbols).union(*[c.free_symbols for c in conds]) if conds \
         else set(expr.free_symbols)
     sets = domain.sets
-    names = {s: z3.Real(f"{s.name}_{id(s)}") for s in symbols}
+    # names and assertions in a fixed order (never from id() or set order): z3's search, and
+    # so what it decides within its rlimit, depends on them
+    names = {s: z3.Real(f"{s.name}_{i}")
+             for i, s in enumerate(sorted(symbols, key=sp.default_sort_key))}
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     try:
