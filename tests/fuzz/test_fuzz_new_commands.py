@@ -130,7 +130,7 @@ def test_api_validates_dps_and_constructors():
         (lambda: product.delta(1, dps=0), "dps must be an integer in"),
         (lambda: product.epsilon("1e-5", dps=-3), "dps must be an integer in"),
         (lambda: product.evaluate("0.1", dps=float("nan")), "dps must be"),
-        (lambda: EpsDelta(1, -0.5), "delta0 must be in [0, 1]; got delta0=-0.5"),
+        (lambda: EpsDelta(1, -0.5), "delta0 must be in [0, 1); got delta0=-0.5"),
         (lambda: PoissonGaussian(1, "0.01", "sideways"), "direction must be 'remove' or 'add'"),
         (lambda: Phase((), 10), "pairs must be a non-empty tuple"),
         (lambda: Phase((EpsDelta(1, 0),), 0), "steps must be an integer in [1,"),
