@@ -34,7 +34,7 @@ from . import fft
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
 from ..core.validation import shown
 from .fft import FFTGrid
-from .pairs import Pair, PoissonGaussian, UniformGaussian, check_range, exact
+from .pairs import Pair, check_range, exact
 
 #: supported ranges (the targets of issue #16); outside them a clear error
 SIGMA_RANGE = (0.5, 10.0)

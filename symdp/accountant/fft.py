@@ -377,7 +377,6 @@ def nodes(scan, grid: FFTGrid, lam: float) -> np.ndarray:
 
 def tilted_step(pair: Pair, grid: FFTGrid, lam: Fraction, ks: np.ndarray) -> TiltedStep:
     """The connect-the-dots and binned pairs of §2 on the nodes ``ks``, tilted and rounded."""
-    lam_q = lam + 1
     with flint.ctx.workprec(grid.arb_prec):
         ys = [arb(fmpq(int(i), 1 << grid.h_exp)) for i in ks]
         A, Bq = [], []

@@ -51,7 +51,7 @@ import sympy as sp
 
 from .budgets import Z3_RLIMIT
 from .certificates import ResidualNode
-from .kernel.rules import bound_goals, describe, extremum_cases  # noqa: F401 - the kernel's own rules
+from .kernel.rules import bound_goals, extremum_cases  # the kernel's own rules
 
 #: the third way of making power atoms: one atom per exponent and term, the bases' quotient
 #: kept whole (``(n/(n+1))^n``, not ``n^n/(n+1)^n``)

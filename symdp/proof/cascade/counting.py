@@ -25,7 +25,6 @@ from ..derivation import Derivation, Step
 from ..kernel import accept
 from ..residual import domain_facts, prove_residual
 from ..sampling import conditions_on
-from ..verdict import StepResult
 
 #: how many small admissible cases the lemma derivation is compared with enumeration at
 CHECK_POINTS = 6
