@@ -321,7 +321,9 @@ class GaussianLoss:
         self.mu = gaussian_mechanism.check_mu(mu)
 
     def profile(self, eps):
-        e = mpmath.mpf(eps)
+        e = _loss_level(eps)
+        if mpmath.isinf(e):
+            return mpmath.mpf(0) if e > 0 else mpmath.mpf(1)   # no loss atom at +-inf
         # e^eps carries the absolute error of eps times e^eps: keep log10|eps| more digits so
         # the difference is right to the working precision relative to its size
         with mpmath.extradps(_digits_of_size(e) + 5):
@@ -345,6 +347,14 @@ class GaussianLoss:
         return mpmath.quad(lambda l: density(l) * h(l), pts)
 
 
+def _loss_level(eps):
+    """``eps`` as an mpf (+-inf allowed: the profile's limits); NaN is refused by name."""
+    e = mpmath.mpf(eps)
+    if mpmath.isnan(e):
+        raise InvalidParameterError(f"eps must be a real number or +-inf; got eps={eps!r}")
+    return e
+
+
 class LaplaceLoss:
     r"""The loss of :math:`T(\mathrm{Lap}(0,1), \mathrm{Lap}(\mu,1))`:
     :math:`L(x) = |x| - |x - \mu|` under :math:`Q = \mathrm{Lap}(\mu, 1)` is μ w.p. 1/2
@@ -362,7 +372,9 @@ class LaplaceLoss:
 
     def profile(self, eps):
         m = to_mpf(self.mu)
-        e = mpmath.mpf(eps)
+        e = _loss_level(eps)
+        if mpmath.isinf(e):
+            return mpmath.mpf(0) if e > 0 else mpmath.mpf(1)   # no loss atom at +-inf
         if m == 0:
             return mpmath.mpf(0) if e >= 0 else 1 - mpmath.exp(e)
         # A(eps) - e^eps B(eps) of symdp.events.laplace.tails (the closed form above)

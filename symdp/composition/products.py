@@ -36,7 +36,7 @@ from ..tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
 from ..numeric.mp_compiler import to_mpf
 from ..numeric.roots import golden_max
 from ..tradeoff.numeric import ValueByDefinitionAt
-from ..core.validation import parameter, precision, shown, to_exact
+from ..core.validation import parameter, precision, probability, shown, to_exact
 from .eps_delta import eps_delta_groups, grouped_epsilon_value, grouped_profile_value
 from .privacy_loss import GaussianLoss, LaplaceLoss, LossAtoms, epsilon_for_delta, product_profile
 
@@ -431,8 +431,10 @@ def trade_off_value(f, x, dps: int = 15):
     profile by Prop. 2.12 read for every real ε:
     :math:`f(\alpha) = \max\{0, \sup_{s>0}(1 - \delta(\log s) - s\alpha)\}` (the objective
     is concave in s since :math:`\delta(\log s) = 1 + f^*(-s)`), by golden-section search."""
-    x = to_exact("alpha", x)
+    x = to_exact("alpha", probability("alpha", x))
     dps = precision("dps", dps)
+    if x == 1:
+        return mpmath.mpf(0)        # 0 <= f(alpha) <= 1 - alpha for every trade-off function
     groups = _eps_delta_groups(f)
     if groups is not None:
         from .eps_delta import grouped_trade_off_value

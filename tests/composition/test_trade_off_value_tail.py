@@ -39,3 +39,16 @@ def test_trade_off_value_matches_neyman_pearson_near_alpha_one(t):
     value = trade_off_value(f, x, 15)
     assert value > 0
     assert abs(value - reference) <= mpmath.mpf(10) ** -13 * reference
+
+
+def test_trade_off_value_at_alpha_one_is_zero_and_outside_zero_one_is_refused():
+    """f(1) = 0 for every trade-off function (0 <= f(alpha) <= 1 - alpha); alpha > 1 is no
+    type I error.  The downward slope search must not run there (it gave 1.9e-53 at
+    alpha = 1 and a RootFindingError at alpha = 3/2)."""
+    from symdp import InvalidParameterError
+
+    f = TensorProduct(EpsDelta(EPS, 0), Gaussian(MU))
+    assert trade_off_value(f, 1, 15) == 0
+    for bad in (sp.Rational(3, 2), -1):
+        with pytest.raises(InvalidParameterError, match="alpha"):
+            trade_off_value(f, bad, 15)
