@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
+from ..events.base import event_argument
 from ..events import (Adjacency, Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSampled,
                       RandomizedResponse, SampledWithReplacement, SampledWithoutReplacement,
                       SelfComposed, TradeOffFunction, adjacency_of)
@@ -96,6 +97,7 @@ def pair_of(event: Event) -> tuple:
     """The dominating pairs of a one-step event (a mechanism, or a sampled one): one per
     direction of its adjacency (``pairs.Gaussian`` for ``Gaussian(sigma)``, the two
     ``pairs.PoissonGaussian`` for ``PoissonSampled(Gaussian(sigma), q)``, ...)."""
+    event = event_argument("event", event)
     if isinstance(event, (SelfComposed, Composed)):
         raise InvalidParameterError("pair_of takes one step; phases_of gives the phases of a composition")
     return step_pairs(event, adjacency_of(event))
@@ -103,6 +105,7 @@ def pair_of(event: Event) -> tuple:
 
 def phases_of(event: Event) -> list[Phase]:
     """The phases (one per step kind) whose composition dominates the event."""
+    event = event_argument("event", event)
     adjacency = adjacency_of(event)
     phases = []
     for step, steps in steps_of(event):

@@ -62,7 +62,7 @@ from ..events import Gaussian as GaussianEvent
 from ..events import Laplace as LaplaceEvent
 from ..events import RandomizedResponse as RandomizedResponseEvent
 from ..events import PoissonSampled, SampledWithoutReplacement
-from ..events.backends import ARB, FLOAT, arb_phi_bar
+from ..events.backends import ARB, FLOAT, MPMATH, arb_phi_bar
 from ..events.losses import atom_tails
 
 #: the largest size of a parameter of a pair: the grid is chosen in floating point
@@ -230,6 +230,7 @@ class PoissonGaussian(Pair):
     def __post_init__(self):
         event = PoissonSampled(GaussianEvent(self.sigma), self.q)
         object.__setattr__(self, "sigma", sized(event.event.sigma, "sigma"))
+        sized(1 / self.sigma, "1/sigma")    # the Gaussian pair is G_{1/sigma}: named here
         object.__setattr__(self, "q", event.q)
         _check_direction(self.direction)
         object.__setattr__(self, "event", event)
@@ -290,6 +291,7 @@ class UniformGaussian(Pair):
     def __post_init__(self):
         event = SampledWithoutReplacement(GaussianEvent(self.sigma), p=self.p)
         object.__setattr__(self, "sigma", sized(event.event.sigma, "sigma"))
+        sized(1 / self.sigma, "1/sigma")    # the Gaussian pair is G_{1/sigma}: named here
         object.__setattr__(self, "p", event.p)
         object.__setattr__(self, "event", event)
         object.__setattr__(self, "directions", (PoissonGaussian(self.sigma, self.p, "remove"),
@@ -367,7 +369,9 @@ class RandomizedResponse(Pair):
         return atom_tails(ARB, self.event.atoms(ARB), y)
 
     def loss_window(self, tail):
-        e = float(self.event.loss(FLOAT))
+        # in mpmath, then to float: rho/k can underflow a float (rho = 1e-400) where the log
+        # of the mass ratio is still an ordinary number
+        e = float(self.event.loss(MPMATH))
         return -e, e
 
 
@@ -421,6 +425,7 @@ class Laplace(Pair):
     def __post_init__(self):
         event = LaplaceEvent(self.b)
         object.__setattr__(self, "b", sized(event.b, "b"))
+        sized(1 / self.b, "1/b")      # the tails take a ball of 1/b: refused here, by name
         object.__setattr__(self, "event", event)
 
     @property
