@@ -147,6 +147,11 @@ FORGED = [
     ("one_lt_pow of mul_pow on a product < 1", None,
      (sp.Gt(P * Q, 1, evaluate=False), "one_lt_pow of mul_pow",
       sp.Gt(sp.cancel(base * (n + 1) / n), 1, evaluate=False))),
+    # the true premise of pow_lt_one (the product's base is below 1), the conclusion reversed:
+    # refused for its shape, not for its premise
+    ("pow_lt_one of mul_pow with the conclusion reversed", None,
+     (sp.Gt(P * Q, 1, evaluate=False), "pow_lt_one of mul_pow",
+      sp.Lt(sp.cancel(base * (n + 1) / n), 1, evaluate=False))),
 ]
 
 
@@ -169,3 +174,13 @@ def test_a_first_value_split_must_cover_the_least_value():
     assert rules.residual_error(node, Domain.of(hyp), *goal) == ""
     assert rules.residual_error(node, Domain.of({n: sp.Range(0, sp.oo)}), *goal) != ""
     assert rules.residual_error(node, Domain.of({n: sp.Range(2, sp.oo)}), *goal) != ""
+
+
+def test_the_reversed_mul_pow_mutant_fails_only_for_its_shape():
+    """Its premise (n^2 - 1)/n^2 < 1 is true, and with the conclusion the right way round the
+    same premise and atoms are accepted: the refusal above is the conclusion's shape."""
+    atoms = {P: sp.Pow(base, k, evaluate=False), Q: sp.Pow((n + 1) / n, k, evaluate=False),
+             E: sp.exp(-1)}
+    premise = sp.Lt(sp.cancel(base * (n + 1) / n), 1, evaluate=False)
+    assert rules.atom_fact_ok(sp.Lt(P * Q, 1, evaluate=False), "pow_lt_one of mul_pow", premise,
+                              atoms, DOM, ())

@@ -159,12 +159,19 @@ def test_pieces_that_meet_only_for_some_parameter_values_are_not_continuous():
 
 
 def test_a_function_the_kernel_does_not_know_to_be_continuous_is_not_proved_continuous():
-    # floor(2a)/4 + (1 - a)/2 jumps at a = 1/2 (left limit 1/4, value there 1/2)
-    expr = sp.floor(2 * alpha) / 4 + (1 - alpha) / 2
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndecidedConditionWarning)
-            f = validate_tradeoff(expr)
-    except NotATradeOffFunctionError:
-        return   # refuted on some condition: not taken as a trade-off function either
-    assert not _continuity(f).holds_everywhere
+    # floor(2a)/4 + (1 - a)/2 jumps by 1/4 at a = 1/2 (the floor is 0 just below, 1 at 1/2);
+    # asked of the kernel directly, since validate_tradeoff refutes this function on another
+    # condition first (f(1) = 1/2 > 0)
+    from symdp.proof import kernel
+    from symdp.proof.certificates import ContinuityCertificate, Domain
+
+    g = sp.floor(2 * alpha) / 4 + (1 - alpha) / 2
+    below, at = sp.Rational(1, 2) - sp.Rational(1, 10 ** 9), sp.Rational(1, 2)
+    assert g.subs(alpha, at) - g.subs(alpha, below) > sp.Rational(1, 5)     # the jump, exactly
+    result = kernel.accept(ContinuityCertificate(g, g, "=", "continuity", variable=alpha),
+                           Domain.of({alpha: sp.Interval(0, 1)}))
+    assert not result.holds_everywhere
+    # the same certificate for a continuous function is accepted (the test can fail)
+    ok = kernel.accept(ContinuityCertificate((1 - alpha) / 2, (1 - alpha) / 2, "=", "continuity",
+                                             variable=alpha), Domain.of({alpha: sp.Interval(0, 1)}))
+    assert ok.holds_everywhere
