@@ -21,7 +21,8 @@ ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
   kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
   for expressions built from functions continuous where defined, defined on the domain.
 
-Modules: this one seals; :mod:`.deciders` confirms facts (and holds the trusted equality);
+Modules: this one seals; :mod:`.definedness` lists where an expression is defined;
+:mod:`.deciders` confirms facts (and holds the trusted equality);
 :mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
 counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
 
@@ -52,6 +53,7 @@ from ..certificates import (BoxCertificate, Certificate, ContinuityCertificate,
                             margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
 from . import deciders, replay
+from .definedness import defined_on, hazards  # noqa: F401 - the kernel's definedness rules
 
 _SEAL = object()          # only this module holds it
 
@@ -322,58 +324,6 @@ def check_declarations(symbols, domain: Domain) -> None:
                     f"the symbol {s.name} is declared {name}=True, but its stated domain is "
                     f"{sp.sstr(sets[s])}, which contains values that are not {name}: declare "
                     f"it without the assumption or state the domain it implies")
-
-
-# ------------------------------------------------------------------ definedness
-
-def hazards(expr, where=(), domain: Domain | None = None) -> list:
-    """The facts under which ``expr`` is defined: a non-zero base under a negative integer
-    power, a non-negative base under a fractional power (positive when also negative), a
-    positive log argument; a power with a symbolic exponent ``b**k`` needs ``b > 0`` unless
-    ``k > 0`` on ``domain`` (then ``0**k = 0``; ``b >= 0`` for a non-integer k).  Piecewise conditions are looked into as expressions; a hazard inside a
-    branch is needed only where its condition holds and the earlier ones fail (``where``)."""
-    found = []
-    if isinstance(expr, sp.Piecewise):
-        earlier = ()
-        for branch, cond in expr.args:
-            found += hazards(cond, where + earlier, domain) if isinstance(cond, sp.Basic) else []
-            relational = isinstance(cond, sp.core.relational.Relational)
-            found += hazards(branch, where + earlier + ((cond,) if relational else ()), domain)
-            if not relational:
-                break
-            earlier += (cond.negated,)
-        return list(dict.fromkeys(found))
-    if not isinstance(expr, sp.Basic) or expr.is_Atom:
-        return found
-    for arg in expr.args:
-        found += hazards(arg, where, domain)
-    e, dom = expr, (Domain((), (), where) if where else None)
-    if isinstance(e, sp.Pow) and e.base.free_symbols:
-        if not e.exp.is_number:
-            k_positive = domain is not None and confirm(Fact(e.exp, "positive"), domain)
-            if not k_positive:
-                found.append(Fact(e.base, "positive", "definedness: exponent", dom))
-            elif not confirm(Fact(e.exp, "integer"), domain):
-                found.append(Fact(e.base, "nonnegative", "definedness: exponent", dom))
-        elif e.exp.is_negative:
-            found.append(Fact(e.base, "nonzero" if e.exp.is_integer else "positive",
-                              "definedness", dom))
-        elif not e.exp.is_integer:
-            found.append(Fact(e.base, "nonnegative", "definedness", dom))
-    elif isinstance(e, sp.log) and e.args[0].free_symbols:
-        found.append(Fact(e.args[0], "positive", "definedness", dom))
-    return list(dict.fromkeys(found))
-
-
-def defined_on(sides, domain: Domain) -> str:
-    """"" when every hazard of ``sides`` is confirmed on ``domain``, else what is not."""
-    for side in sides:
-        if side.has(sp.nan) or side.has(sp.zoo):
-            return "a side contains nan or zoo"
-        for fact in hazards(side, domain=domain):
-            if not confirm(fact, domain):
-                return f"{fact.text()} is not shown on the domain"
-    return ""
 
 
 # ------------------------------------------------------------------ facts

@@ -391,7 +391,7 @@ def undefined_at(sides, domain: Domain) -> str:
     """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
     found): a hazard that z3 refutes with a point at which the expression really is
     undefined (checked exactly)."""
-    from . import hazards   # the kernel's own list of definedness conditions
+    from .definedness import hazards   # the kernel's own list of definedness conditions
 
     for name, side in zip(("lhs", "rhs"), sides):
         for fact in hazards(side, domain=domain):
