@@ -125,7 +125,7 @@ def test_readme_command_runs(command, scratch, sequence):
             assert (cwd / word).exists(), word
     if _option(argv, "--json") not in (None, "-"):
         data = json.loads((cwd / _option(argv, "--json")).read_text(encoding="utf-8"))
-        assert data["schema"] == "symdp-check/3" and data["summary"]["ok"] is True
+        assert data["schema"] == "symdp-check/4" and data["summary"]["ok"] is True
         assert "all verdicts match their expectations" in r.stdout  # the table is printed too
     if reads is not None:
         _verify_document(cwd / reads, cwd / _option(argv, "--out"), "--pdf" in argv, r.stdout)
