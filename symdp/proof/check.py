@@ -99,6 +99,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 return replace(found, expected=step.expect)
         return replace(undecided, expected=step.expect)
     tried = []
+    skipped = evidence_skips(step)
 
     def accepted(proposal):
         """A proposal of a stage through the kernel: a holding StepResult, or None (the
@@ -129,6 +130,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             pass
         elif "symbolic" in step.skip:
             tried.append("symbolic: skipped (the step says so)")
+        elif "symbolic" in skipped:
+            pass
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
         else:
@@ -137,16 +140,16 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 result = accepted(proposal)
                 if result is not None:
                     break
-        if result is None:   # counting lemmas + the algebra after them (issue #20)
+        if result is None and "counting" not in skipped:   # counting lemmas + algebra (#20)
             result, note = counting_stage(step.lhs, step.rhs, step.relation, derivation, step)
             if note:
                 tried.append(note)
-        if result is None:
+        if result is None and "enumeration" not in skipped:
             result = accepted(enumeration_stage(lhs, rhs, step.relation, derivation, step))
         cert_note, cert_record = "", None
         if "certified" in step.skip and certify:
             tried.append("certified: skipped (the step says so)")
-        if certify and "certified" not in step.skip and \
+        if certify and "certified" not in step.skip and "certified" not in skipped and \
                 (result is None or result.verdict is Verdict.UNDECIDED):
             certified, cert_record, cert_note = _certified(lhs, rhs, step, derivation, index, dps,
                                                            points, box, box_limit)
@@ -173,6 +176,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)
     detail = result.detail
+    if skipped and result.stage != "structural":
+        detail += (f"; proof attempts skipped, the step expecting {step.expect.value} "
+                   f"(evidence): {', '.join(skipped)}")
     if step.skip and result.stage not in ("structural",) and "the step skips" not in detail:
         detail += f"; the step skips the {' and '.join(step.skip)} stage" + \
             ("s" if len(step.skip) > 1 else "")
@@ -182,6 +188,23 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,
                                    symbolic_work=symbolic_work, certify=certify)
+
+
+#: the stages that could only prove a step, not attempted when the step expects evidence
+#: (issue #30): the step asks for evidence, so a proof would only give it a stronger verdict
+#: than it asks for, at the cost of every attempt; the stage that gives the evidence expected
+#: and the counterexample search (a REFUTED is never skipped) still run, and the detail names
+#: what was skipped.  The kernel still issues every verdict that holds.
+_EVIDENCE_SKIPS = {
+    Verdict.NUMERIC_AT_POINTS: ("symbolic", "counting", "enumeration", "certified"),
+    Verdict.CHECKED_AT_POINTS: ("symbolic", "counting", "enumeration"),
+    Verdict.ENUMERATED_ON_RANGE: ("symbolic", "counting", "certified"),
+}
+
+
+def evidence_skips(step: Step) -> tuple:
+    """The proof attempts skipped for ``step``: none unless it expects evidence."""
+    return _EVIDENCE_SKIPS.get(step.expect, ())
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
