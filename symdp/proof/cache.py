@@ -125,7 +125,9 @@ def prepare() -> None:
 
 def dependencies(modules=None) -> dict:
     """What a check that ran in this process depended on, from ``sys.modules``:
-    ``{"modules": {name: path}, "packages": [distribution, ...]}``.
+    ``{"modules": {name: path}, "packages": [distribution, ...], "texts": {name: SHA-256}}``
+    (the texts as the check ends: an entry is stored only when they are still those of the
+    files, so that a source edited during a run never keys a verdict of the old code).
 
     A module of symdp, or any module outside the standard library and installed
     distributions (a proof file's helper), is a *source* dependency, keyed by its text; a
@@ -146,7 +148,15 @@ def dependencies(modules=None) -> dict:
             packages.update(distributions)
         else:
             sources[name] = real
-    return {"modules": dict(sorted(sources.items())), "packages": sorted(packages)}
+    texts = {}
+    for name, path in sources.items():
+        try:
+            with open(path, "rb") as fh:
+                texts[name] = _sha(fh.read())
+        except OSError:
+            texts[name] = None
+    return {"modules": dict(sorted(sources.items())), "packages": sorted(packages),
+            "texts": texts}
 
 
 # --------------------------------------------------------------------------- replay
@@ -309,6 +319,10 @@ class CheckCache:
                 self._file_hashes[path] = None
         return self._file_hashes[path]
 
+    def text_of(self, proof_file) -> str | None:
+        """SHA-256 of ``proof_file``'s text as this run first read it."""
+        return self._file_hash(Path(proof_file).resolve())
+
     def primary(self, proof_file) -> str | None:
         """The key of a proof file's text, name and the environment (None: unreadable)."""
         text = self._file_hash(Path(proof_file).resolve())
@@ -442,10 +456,15 @@ class CheckCache:
         old = self.manifest(proof_file) or {}
         deps = {k: v for k, v in old.get("deps", {}).items() if k in ids}
         for ident, done in checked.items():
-            key = self.key(primary, ident, done["deps"])
+            texts = done["deps"].get("texts", {})
+            recorded = {k: v for k, v in done["deps"].items() if k != "texts"}
+            if any(self._file_hash(path) != texts.get(name)
+                   for name, path in recorded.get("modules", {}).items()):
+                continue   # a module changed while it was checked: not stored
+            key = self.key(primary, ident, recorded)
             if key is None:
                 continue
-            deps[ident] = done["deps"]
+            deps[ident] = recorded
             self._store(self._entry_path(key), {
                 "key": key, "id": ident, "file": Path(proof_file).name,
                 "record": done["record"], "replays": [list(r) for r in done["replays"]],

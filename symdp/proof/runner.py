@@ -189,6 +189,7 @@ def _loader(conn, path: str, settings: _Settings):
     _quiet_worker()
     path = Path(path)
     try:
+        text = path.read_bytes()   # what it imports (the cache stores nothing if it changed)
         derivations = load_file(path)
     except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - reported
         conn.send(("error", load_error(path, exc)))
@@ -196,7 +197,9 @@ def _loader(conn, path: str, settings: _Settings):
     by_id = {}
     for d in derivations:
         by_id.setdefault(d.id, d)
-    conn.send(("ids", [d.id for d in derivations]))
+    import hashlib
+
+    conn.send(("ids", [d.id for d in derivations], hashlib.sha256(text).hexdigest()))
     children = {}   # connection -> (id, pid)
     forks = hasattr(os, "fork")
     while True:
@@ -297,6 +300,7 @@ class _File:
         self.loading = False
         self.running = {}              # id -> deadline
         self.deadline = None           # of the import
+        self.text = None               # SHA-256 of the text the loader imported
 
     def needs_loader(self) -> bool:
         return self.error is None and (self.pending is None or bool(self.pending))
@@ -472,6 +476,7 @@ class _Scheduler:
             f.loading = False
             self.busy -= 1
             ids = list(message[1])
+            f.text = message[2]
             known = f.ids
             f.ids = ids
             wanted = [i for i in dict.fromkeys(ids) if self.only is None or i in self.only]
@@ -578,6 +583,23 @@ class _Scheduler:
                 process.kill()
                 process.join()
                 conn.close()
+            _stop_fork_server(self.ctx)
+
+
+def _stop_fork_server(ctx):
+    """Stop the fork server of this run, waiting for it: the next run starts from a fresh one
+    (with its own preload), and the CPU time of every process of the run is then counted in
+    this process's children (``time symdp check`` measures all of it)."""
+    if ctx.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        try:
+            stop()
+        except OSError:  # pragma: no cover
+            pass
 
 
 # --------------------------------------------------------------------------- check_all
@@ -737,7 +759,7 @@ def _run_isolated(files, only_set, dps, certify, jobs, timeout, progress, cache,
             reports.append(made[ident])
             if cache is not None:
                 cache.note_cost(f.path, ident, payload["seconds"])
-        if cache is not None and stored:
+        if cache is not None and stored and cache.text_of(f.path) == f.text:
             cache.store(f.path, f.ids, {i: {"record": p["record"], "deps": p["deps"],
                                             "replays": p["replays"], "seconds": p["seconds"]}
                                         for i, p in stored.items()})
