@@ -27,6 +27,8 @@ Layout of the cache directory (``symdp check --cache DIR``, default :func:`defau
                                   the certificates to replay, the seconds it took; <key>
                                   hashes <primary>, the id and every dependency's text/version
     v1/costs.json                 seconds each derivation last took (orders the work)
+    v1/ids/<name-text>.json       the ids a proof file defines, keyed by its name and text
+                                  only: the index ``symdp latex`` and ``--only`` read
 
 Every file carries the SHA-256 of its own content.  An entry whose key or digest does not match,
 or that cannot be read, is *discarded* (deleted, and said so) and its derivation checked again:
@@ -57,7 +59,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["CheckCache", "Hit", "FilePlan", "default_directory", "replayable", "dependencies",
-           "replay_blob", "replay_steps", "REPLAY_CASES", "REPLAY_LEAVES", "FORMAT"]
+           "replay_blob", "replay_steps", "known_ids", "remember_ids", "REPLAY_CASES",
+           "REPLAY_LEAVES", "FORMAT"]
 
 #: the layout version (a new one starts an empty store beside the old)
 FORMAT = 1
@@ -157,6 +160,61 @@ def dependencies(modules=None) -> dict:
             texts[name] = None
     return {"modules": dict(sorted(sources.items())), "packages": sorted(packages),
             "texts": texts}
+
+
+# --------------------------------------------------------------------------- the id index
+
+def _ids_path(proof_file, directory=None) -> Path | None:
+    proof_file = Path(proof_file)
+    try:
+        text = _sha(proof_file.read_bytes())
+    except OSError:
+        return None
+    root = Path(directory) if directory is not None else default_directory()
+    return root / f"v{FORMAT}" / "ids" / f"{_sha(_canonical([proof_file.name, text]))}.json"
+
+
+def known_ids(proof_file, directory=None) -> list | None:
+    """The derivation ids of ``proof_file`` as it is now, when a run of ``symdp check`` (or
+    ``symdp latex``) imported it before: an index that needs no import (None: not known)."""
+    path = _ids_path(proof_file, directory)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        digest = data.pop("digest")
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return None
+    if digest != _sha(_canonical(data)) or not isinstance(data.get("ids"), list):
+        return None
+    return [str(i) for i in data["ids"]]
+
+
+def remember_ids(proof_file, ids, directory=None) -> None:
+    """Record the ids of ``proof_file`` as it is now in the index (best effort)."""
+    path = _ids_path(proof_file, directory)
+    if path is None:
+        return
+    data = {"file": Path(proof_file).name, "ids": list(ids)}
+    data["digest"] = _sha(_canonical(data))
+    _write_json(path, data)
+
+
+def _write_json(path: Path, data) -> None:
+    """Write ``data`` to ``path`` atomically (best effort: nothing when it cannot)."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, sort_keys=True, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 # --------------------------------------------------------------------------- replay
@@ -384,17 +442,7 @@ class CheckCache:
         written is not written)."""
         data = dict(data, format=FORMAT)
         data["digest"] = _sha(_canonical(data))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, sort_keys=True, separators=(",", ":"))
-            os.replace(tmp, path)
-        except OSError:
-            try:
-                os.unlink(tmp)  # noqa: F821 - defined when mkstemp succeeded
-            except (OSError, UnboundLocalError):
-                pass
+        _write_json(path, data)
 
     # ------------------------------------------------------------------ lookup
     def manifest(self, proof_file) -> dict | None:
@@ -471,6 +519,7 @@ class CheckCache:
                 "seconds": round(float(done["seconds"]), 3)})
         self._store(self._manifest_path(primary), {"primary": primary, "file": Path(proof_file).name,
                                                    "ids": list(ids), "deps": deps})
+        remember_ids(proof_file, ids, self.directory)
 
     # ------------------------------------------------------------------ costs
     def cost(self, proof_file, ident) -> float | None:
@@ -494,12 +543,4 @@ class CheckCache:
             return
         self.cost("", "")   # read the old ones
         merged = dict(self._costs or {}, **self._new_costs)
-        path = self.root / "costs.json"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(merged, fh, sort_keys=True, indent=0)
-            os.replace(tmp, path)
-        except OSError:
-            pass
+        _write_json(self.root / "costs.json", merged)

@@ -654,11 +654,11 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
 
 
 def _known_ids(f, cache):
-    if cache is not None:
-        ids = cache.ids(f)
-        if ids is not None:
-            return ids
-    return cached_ids(f)
+    """The ids of proof file ``f`` from an index, without importing it (None: unknown)."""
+    from .cache import known_ids
+
+    ids = known_ids(f, cache.directory if cache is not None else None)
+    return ids if ids is not None else cached_ids(f)
 
 
 def _check_files(files, only_set, jobs, dps, certify, progress, timeout, isolate, cache,
