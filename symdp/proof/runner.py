@@ -122,8 +122,22 @@ class _Settings:
 
     @property
     def preload(self) -> list:
-        """The modules the fork server imports before forking loaders."""
-        return ["symdp.proof.runner"] + ([self.encode.__module__] if self.encode else [])
+        """The modules the fork server imports before forking loaders: the checker, the record
+        encoder, and what nearly every check imports on first use (each child would import
+        it again: about 0.15 s of CPU per derivation)."""
+        return ["symdp.proof.runner", *CHECK_PRELOAD] + \
+            ([self.encode.__module__] if self.encode else [])
+
+
+#: modules the cascade imports on first use in nearly every check (the certified stage, the
+#: kernel's z3, the objects' obligations, and what SymPy imports lazily under them)
+CHECK_PRELOAD = ("z3", "sympy.physics.units", "sympy.codegen.cfunctions",
+                 "sympy.sets.handlers.issubset", "sympy.sets.handlers.functions",
+                 "symdp.numeric.ball_compiler", "symdp.proof.obligations",
+                 "symdp.proof.cascade.certified.stage", "symdp.proof.cascade.certified.box",
+                 "symdp.proof.cascade.certified.reduce", "symdp.proof.cascade.certified.pieces",
+                 "symdp.proof.cascade.certified.points", "symdp.proof.cascade.monotone",
+                 "symdp.proof.cascade.search")
 
 
 def _quiet_worker():
@@ -260,7 +274,7 @@ def _reap(pid):
 
 def _replayer(conn, work):
     """A worker process: replay stored certificates with the kernel (:mod:`symdp.proof.cache`);
-    sends ``{id: [None or reason per blob]}``."""
+    sends ``{(file index, id): [None or reason per blob]}``."""
     from .cache import replay_steps
 
     _quiet_worker()
@@ -304,10 +318,6 @@ class _File:
 
     def needs_loader(self) -> bool:
         return self.error is None and (self.pending is None or bool(self.pending))
-
-    def finished(self) -> bool:
-        return self.error is not None or (not self.needs_loader() and not self.running
-                                          and not self.loading and not self.replays)
 
 
 def _contexts(preload):
@@ -353,7 +363,8 @@ class _Scheduler:
         self.settings, self.jobs, self.timeout = settings, jobs, timeout
         self.progress, self.cache, self.only = progress, cache, only
         self.busy = 0
-        self.replay_workers = {}   # connection -> (process, file, deadline)
+        self.replay_workers = {}   # connection -> (process, files, deadline)
+        self.replays_pending = [f for f in self.files if f.replays]
         self.done = 0
         self.total = sum(len(f.pending or ()) for f in self.files)   # to check
         self.max_loaders = jobs + 1
@@ -382,17 +393,20 @@ class _Scheduler:
         return sum(1 for f in self.files if f.process is not None)
 
     def launch(self):
+        if self.replays_pending:   # cheap replays first, in at most `jobs` workers
+            batches = [[] for _ in range(min(self.jobs, len(self.replays_pending)))]
+            sizes = [0] * len(batches)
+            for f in sorted(self.replays_pending, key=lambda f: -sum(
+                    len(h.replays) for h in f.replays.values())):
+                i = sizes.index(min(sizes))
+                batches[i].append(f)
+                sizes[i] += sum(len(h.replays) for h in f.replays.values())
+            self.replays_pending = []
+            for batch in batches:
+                self.start_replay(batch)
         started = True
         while started and self.busy < self.jobs:
             started = False
-            for f in self.files:   # cheap replays first: a failed one is checked after
-                if f.replays and f.error is None and not any(
-                        w[1] is f for w in self.replay_workers.values()):
-                    self.start_replay(f)
-                    started = True
-                    break
-            if started:
-                continue
             for f in self.order():
                 if not f.needs_loader():
                     continue
@@ -421,16 +435,16 @@ class _Scheduler:
         f.deadline = time.monotonic() + self.timeout
         self.busy += 1
 
-    def start_replay(self, f):
-        work = [(ident, [((s["lhs"], s["relation"], s["rhs"]), blob)
-                         for i, blob in hit.replays
-                         for s in [hit.record["steps"][i]]])
-                for ident, hit in f.replays.items()]
+    def start_replay(self, files):
+        work = [((f.index, ident), [((s["lhs"], s["relation"], s["rhs"]), blob)
+                                    for i, blob in hit.replays
+                                    for s in [hit.record["steps"][i]]])
+                for f in files for ident, hit in f.replays.items()]
         receive, send = self.fork_ctx.Pipe(duplex=False)
         process = self.fork_ctx.Process(target=_replayer, args=(send, work), daemon=True)
         process.start()
         send.close()
-        self.replay_workers[receive] = (process, f, time.monotonic() + self.timeout)
+        self.replay_workers[receive] = (process, files, time.monotonic() + self.timeout)
         self.busy += 1
 
     # ------------------------------------------------------------------ messages
@@ -506,19 +520,20 @@ class _Scheduler:
             self.stop_loader(f, polite=True)
 
     def on_replay(self, conn):
-        process, f, _ = self.replay_workers.pop(conn)
+        process, files, _ = self.replay_workers.pop(conn)
         try:
             outcome = conn.recv()
         except (EOFError, OSError):
-            outcome = {ident: ["the replay did not finish"] for ident in f.replays}
+            outcome = {}
         conn.close()
         process.join(5)
         self.busy -= 1
-        self.settle_replays(f, outcome)
+        for f in files:
+            self.settle_replays(f, outcome)
 
     def settle_replays(self, f, outcome):
         for ident, hit in f.replays.items():
-            reasons = outcome.get(ident) or ["the replay did not report"]
+            reasons = outcome.get((f.index, ident)) or ["the replay did not finish"]
             failed = [r for r in reasons if r is not None]
             if failed or len(reasons) != len(hit.replays):
                 self.cache.forget(hit, "the kernel did not replay its certificate: "
@@ -544,14 +559,15 @@ class _Scheduler:
                     f"hang guard hit: {what} did not finish within the time limit of "
                     f"{self.timeout:g} s (--timeout, per file import and per derivation: a "
                     "guard against a hang, not a budget); its worker process was stopped")))
-        for conn, (process, f, deadline) in list(self.replay_workers.items()):
+        for conn, (process, files, deadline) in list(self.replay_workers.items()):
             if now >= deadline:
                 process.kill()
                 process.join()
                 conn.close()
                 del self.replay_workers[conn]
                 self.busy -= 1
-                self.settle_replays(f, {})
+                for f in files:
+                    self.settle_replays(f, {})
 
     def run(self):
         from multiprocessing.connection import wait
