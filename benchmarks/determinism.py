@@ -3,6 +3,7 @@ r"""No verdict depends on the clock (issue #19): two runs of ``symdp check --jso
     python -m benchmarks.determinism                     # proofs/: --jobs 1, then --jobs 2 loaded
     python -m benchmarks.determinism proofs/drs_clt_functionals.py
     python -m benchmarks.determinism --against check.json     # check.json vs one loaded run
+    python -m benchmarks.determinism --against check.json --load "python -m pytest -n auto -m slow"
     python -m benchmarks.determinism --compare a.json b.json   # compare two reports only
 
 The first run is ``symdp check --json --jobs 1`` (on whatever load the machine has); the
@@ -19,7 +20,10 @@ steps had the same verdict).
 ``symdp check`` there, unloaded, its verdicts reused from the cache that check filled -- and
 makes only the second, loaded run, with ``--no-cache``: the one comparison shows both that no
 verdict depends on the load and that none differs with and without the cache (issue #30).
-The runs are ``--no-cache`` here too (each checks every derivation).  The budgets are counted in work (:mod:`symdp.proof.budgets`),
+The runs are ``--no-cache`` here too (each checks every derivation).  ``--load COMMAND``
+makes the load with COMMAND instead of a busy loop -- CI runs its slow tests there, so that
+the load is work it has to do anyway -- waits for it, and fails (exit 1, with the end of its
+output) when it fails.  The budgets are counted in work (:mod:`symdp.proof.budgets`),
 so the two runs agree; before that, 1 of 361 steps differed.
 """
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -99,8 +104,12 @@ def main(argv=None) -> int:
     parser.add_argument("--against", metavar="FILE",
                         help="the first run's report (a symdp check --json file): make only the "
                         "second, loaded run")
+    parser.add_argument("--load", metavar="COMMAND",
+                        help="the load of the second run: COMMAND (split as a shell would, "
+                        "run without one) instead of a busy loop; its failure fails the run")
     parser.add_argument("--keep", metavar="DIR", help="write both reports into DIR")
     args = parser.parse_args(argv)
+    load_failed = False
     if args.compare:
         try:
             first, second = (json.loads(Path(p).read_text()) for p in args.compare)
@@ -124,13 +133,30 @@ def main(argv=None) -> int:
             else:
                 first = _check(args.paths, 1, where / "jobs1.json")
             middle = time.perf_counter()
-            busy = _busy()
+            log = open(where / "load.log", "w+") if args.load else None
+            busy = _busy() if not args.load else subprocess.Popen(
+                shlex.split(args.load), stdout=log, stderr=subprocess.STDOUT)
             try:
                 second = _check(args.paths, 2, where / "jobs2-loaded.json")
-            finally:
-                busy.kill()
+            except BaseException:
+                busy.kill()   # a failed check: the load is not waited for
                 busy.wait()
+                raise
+            finally:
+                if not args.load:
+                    busy.kill()
+                    busy.wait()
             end = time.perf_counter()
+            if args.load:   # the load is work of its own: wait for it and report it
+                busy.wait()
+                log.seek(0)
+                output = log.read()
+                log.close()
+                print(f"the load, {args.load}: exit {busy.returncode}")
+                print("\n".join(output.rstrip().splitlines()[-15:]))
+                if busy.returncode != 0:
+                    print(f"determinism: the load command failed (exit {busy.returncode})")
+                    load_failed = True
         except RuntimeError as exc:
             print(f"determinism: {exc}", file=sys.stderr)
             return 2
@@ -147,7 +173,7 @@ def main(argv=None) -> int:
             print("  " + line)
         return 1
     print(f"all {steps} steps have the same verdict in both runs")
-    return 0
+    return 1 if load_failed else 0
 
 
 if __name__ == "__main__":

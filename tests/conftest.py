@@ -29,13 +29,15 @@ import pytest
 from symdp.proof.cache import default_directory
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the cache directory symdp uses outside the tests (read before the tests override it)
-USER_CACHE = str(default_directory())
+#: the cache directory symdp uses outside the tests, read before the tests override it (by
+#: the controller; xdist's workers inherit it)
+USER_CACHE_VARIABLE = "SYMDP_TESTS_USER_CACHE_DIR"
 
 _SESSION_CACHE = []
 
 
 def pytest_configure(config):
+    os.environ.setdefault(USER_CACHE_VARIABLE, str(default_directory()))
     # one directory per process (an xdist worker is a process): never the user's
     _SESSION_CACHE.append(tempfile.mkdtemp(prefix="symdp-test-cache-"))
     os.environ["SYMDP_CACHE_DIR"] = _SESSION_CACHE[-1]
@@ -97,7 +99,8 @@ def proofs_check(tmp_path_factory, request) -> ProofsCheck:
         if not record.exists():
             done = subprocess.run([sys.executable, "-m", "symdp.cli.main", "check", "--json",
                                    str(path)], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=3600, env={**os.environ, "SYMDP_CACHE_DIR": USER_CACHE})
+                                  timeout=3600, env={**os.environ,
+                                                     "SYMDP_CACHE_DIR": os.environ[USER_CACHE_VARIABLE]})
             record.write_text(json.dumps({"returncode": done.returncode, "stdout": done.stdout,
                                           "stderr": done.stderr[-4000:]}))
     run = json.loads(record.read_text())

@@ -323,7 +323,7 @@ class CheckCache:
     """The store in ``directory`` for one set of options (``dps``, ``certify``).
 
     ``read=False`` never reuses an entry (every derivation is checked) and ``write=False``
-    never writes one; the recorded costs are read either way (they only order the work)."""
+    writes nothing; the recorded costs are read either way (they only order the work)."""
 
     def __init__(self, directory=None, *, dps, certify: bool, read: bool = True,
                  write: bool = True):
@@ -536,7 +536,7 @@ class CheckCache:
 
     def save_costs(self) -> None:
         """Merge the costs measured in this run into ``costs.json`` (best effort)."""
-        if not self._new_costs:
+        if not self._new_costs or not self.write:
             return
         self.cost("", "")   # read the old ones
         merged = dict(self._costs or {}, **self._new_costs)

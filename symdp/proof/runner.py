@@ -323,11 +323,12 @@ class _File:
 def _contexts(preload):
     """The multiprocessing contexts of the loaders and of the replay workers.
 
-    Loaders are forked by a fork server (one fresh interpreter per run that imported
-    ``preload`` only), so that a derivation is checked in the same process state whatever
-    the parent imported or did before -- ``symdp check``, ``symdp report`` or a test -- and
-    the modules its check loaded are its own (the cache's dependencies,
-    :mod:`symdp.proof.cache`).  Replay workers are forked from the parent."""
+    Loaders are forked by a fork server (a fresh interpreter, started by the first run in this
+    process, that imported ``preload`` only and then only forks), so that a derivation is
+    checked in the same process state whatever the parent imported or did before -- ``symdp
+    check``, ``symdp report`` or a test -- and the modules its check loaded are its own (the
+    cache's dependencies, :mod:`symdp.proof.cache`).  Replay workers are forked from the
+    parent."""
     import multiprocessing as mp
 
     methods = mp.get_all_start_methods()
@@ -335,8 +336,16 @@ def _contexts(preload):
     if "forkserver" not in methods:  # pragma: no cover - Windows
         return fork, fork
     server = mp.get_context("forkserver")
-    server.set_forkserver_preload(list(preload))
+    if not _SERVER:
+        import atexit
+
+        server.set_forkserver_preload(list(preload))   # for the first start, then kept
+        atexit.register(_stop_fork_server)
+        _SERVER.append(server)
     return server, fork
+
+
+_SERVER = []   # the fork server's context, once it is set up in this process
 
 
 class _without_main:
@@ -599,22 +608,20 @@ class _Scheduler:
                 process.kill()
                 process.join()
                 conn.close()
-            _stop_fork_server(self.ctx)
 
 
-def _stop_fork_server(ctx):
-    """Stop the fork server of this run, waiting for it: the next run starts from a fresh one
-    (with its own preload), and the CPU time of every process of the run is then counted in
-    this process's children (``time symdp check`` measures all of it)."""
-    if ctx.get_start_method() != "forkserver":
-        return
+def _stop_fork_server():
+    """Stop the fork server, waiting for it (at exit): the CPU time of every process of the
+    runs is then counted in this process's children (``time symdp check`` measures all of
+    it).  Until then later runs in this process reuse it: it only forks, so its state is the
+    same for every run."""
     from multiprocessing import forkserver
 
     stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
     if stop is not None:
         try:
             stop()
-        except OSError:  # pragma: no cover
+        except (OSError, ChildProcessError):  # pragma: no cover
             pass
 
 

@@ -118,10 +118,13 @@ def z3_decide(fact: Fact, dom: Domain):
         # an integer parameter is an Int seen as a Real: / is then division, not floor division
         names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
             else z3.Real(s.name)
-    assertions = [_z3_membership(v, sets[s], z3) for s, v in names.items()]
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    for s, v in names.items():
+        solver.add(_z3_membership(v, sets[s], z3))
     atoms = {}
     for cond in dom.conditions:
-        assertions.append(_z3_relation(cond, names, z3, atoms))
+        solver.add(_z3_relation(cond, names, z3, atoms))
     e = _z3_term(sp.expand_func(fact.expression), names, z3, atoms)
     # a non-polynomial atom is a fresh variable bounded by its interval enclosure on the hull
     # of the sets (mpmath's outward-rounded interval arithmetic): sound, and often enough
@@ -129,69 +132,27 @@ def z3_decide(fact: Fact, dom: Domain):
     for atom, v in atoms.items():
         lo, hi = _enclosure(atom, hull)
         if lo is not None:
-            assertions.append(v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"))
+            solver.add(v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"))
         if hi is not None:
-            assertions.append(v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}"))
+            solver.add(v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}"))
     negated = {"positive": lambda: e <= 0, "nonnegative": lambda: e < 0,
                "negative": lambda: e >= 0, "nonpositive": lambda: e > 0,
                "nonzero": lambda: e == 0, "zero": lambda: e != 0,
                "integer": lambda: e != z3.ToReal(z3.ToInt(e))}[fact.property]
-    assertions.append(negated())
-    answer, model = z3_check(assertions, list(names.values()) + list(atoms.values()),
-                             wanted=list(names.values()))
-    if answer == "unsat":
-        return True, None
-    if answer != "sat":
-        return False, None
-    point = {}
-    for s, v in zip(names, model):
-        if v is None:
-            return False, None
-        point[s] = sp.Rational(*v)
-    return False, point
-
-
-#: z3's answers by the SMT-LIB text of their query, in this process (issue #30: the same
-#: entailment recurs across the steps and facts of a derivation); at most this many
-_Z3_MEMO: dict = {}
-Z3_MEMO_SIZE = 50_000
-
-
-def z3_check(assertions, variables, wanted=()):
-    """z3's answer to ``assertions`` (z3 Booleans over ``variables``) under
-    :data:`~symdp.proof.budgets.Z3_RLIMIT`: ``("unsat" | "sat" | "unknown", values)`` with
-    ``values`` the model's exact value ``(numerator, denominator)`` (or None) of each of
-    ``wanted`` when sat.
-
-    Memoised by the query's SMT-LIB text -- each variable's name and sort, then each
-    assertion -- which determines the query: a repeated query gets the answer z3 gave it
-    first in this process, never a different one (a fresh solver per query, as before)."""
-    import z3
-
-    text = "\n".join([f"(declare-const {v.sexpr()} {v.sort().sexpr()})" for v in variables]
-                     + [a.sexpr() for a in assertions]
-                     + [f"(get-value {w.sexpr()})" for w in wanted])
-    found = _Z3_MEMO.get(text)
-    if found is not None:
-        return found
-    solver = z3.Solver()
-    solver.set("rlimit", Z3_RLIMIT)
-    solver.add(assertions)
+    solver.add(negated())
     answer = solver.check()
-    values = ()
-    if answer == z3.sat and wanted:
-        model = solver.model()
-        values = []
-        for w in wanted:
-            value = model.eval(w, model_completion=True)
-            values.append((value.as_fraction().numerator, value.as_fraction().denominator)
-                          if z3.is_rational_value(value) else None)
-    word = "unsat" if answer == z3.unsat else "sat" if answer == z3.sat else "unknown"
-    found = (word, tuple(values))
-    if len(_Z3_MEMO) >= Z3_MEMO_SIZE:
-        _Z3_MEMO.clear()
-    _Z3_MEMO[text] = found
-    return found
+    if answer == z3.unsat:
+        return True, None
+    if answer != z3.sat:
+        return False, None
+    model = solver.model()
+    point = {}
+    for s, v in names.items():
+        value = model.eval(v, model_completion=True)
+        if not z3.is_rational_value(value):
+            return False, None
+        point[s] = sp.Rational(value.as_fraction().numerator, value.as_fraction().denominator)
+    return False, point
 
 
 def _z3_term(e, names, z3, atoms=None):
@@ -377,14 +338,15 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
     # so what it decides within its rlimit, depends on them
     names = {s: z3.Real(f"{s.name}_{i}")
              for i, s in enumerate(sorted(symbols, key=sp.default_sort_key))}
-    assertions = []
+    solver = z3.Solver()
+    solver.set("rlimit", Z3_RLIMIT)
     try:
         for s, v in names.items():
             if s in sets:
-                assertions.append(_z3_membership(v, sets[s], z3))
+                solver.add(_z3_membership(v, sets[s], z3))
         for c in conds:
             try:
-                assertions.append(_z3_relation(c, names, z3))
+                solver.add(_z3_relation(c, names, z3))
             except (ValueError, KeyError, TypeError, AttributeError):
                 pass     # a condition outside z3's fragment is left out: fewer facts, still sound
         e = _z3_term(sp.expand(expr) if not expr.is_Atom else expr, names, z3)
@@ -392,8 +354,8 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
         return False
     negated = {"=": e != 0, "<=": e > 0, "<": e >= 0, ">=": e < 0, ">": e <= 0,
                "!=": e == 0}[relation]
-    assertions.append(negated)
-    return z3_check(assertions, list(names.values()))[0] == "unsat"
+    solver.add(negated)
+    return solver.check() == z3.unsat
 
 
 def by_choose_pos(fact: Fact, dom: Domain) -> str:
