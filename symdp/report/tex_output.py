@@ -52,6 +52,8 @@ def _row_verdict(row) -> tuple[str, str]:
     if row.problem is not None and not results:
         return "?", f"column {row.problem.column}: {row.problem.message}" \
             if row.problem.line == row.row.line else str(row.problem)
+    if not results:
+        return "?", "no step was read on this line"
     weakest = min(results, key=lambda r: r.verdict.strength)
     detail = weakest.detail
     if weakest.counterexample is not None:
@@ -177,6 +179,8 @@ def _note_text(row) -> str | None:
         if row.problem is not None:
             return f"symdp, line {row.row.line}: not read: column {row.problem.column}: " \
                    f"{row.problem.message}"
+        if not row.step_results:
+            return f"symdp, line {row.row.line}: no step was read on this line"
         weakest = min(row.step_results, key=lambda r: r.verdict.strength)
         return f"symdp, line {row.row.line}: {weakest.verdict.value}: {weakest.detail}"
     return None
