@@ -44,9 +44,11 @@ BOOTSTRAP_T = (Fraction(0), Fraction(3, 4), Fraction(1))
 #: group pair at distance j is put on one grid
 BOOTSTRAP_K_MAX = 10 ** 6
 BOOTSTRAP_N_MAX = 10 ** 12
-#: the bootstrap's expected multiplicity k/n: the group pairs at distances up to about
-#: k/n + 7 sqrt(k/n) are composed, with losses growing with the distance
-BOOTSTRAP_RATIO_MAX = 100
+#: the bootstrap's farthest group pair: the multiplicities j of non-negligible weight (up to
+#: about k/n + 8 sqrt(k/n)) each give the base's pair at distance j, whose privacy loss grows
+#: with j/sigma (Gaussian), j/b (Laplace) or j eps (eps_delta); the grid must hold the
+#: farthest one, and beyond j/sigma = 10 the work grows past minutes
+BOOTSTRAP_DISTANCE_MAX = 10
 
 
 def steps_of(event: Event, times: int = 1) -> list[tuple[Event, int]]:
@@ -142,17 +144,26 @@ def step_pairs(event: Event, adjacency) -> tuple:
 
 def check_bootstrap(event: SampledWithReplacement) -> None:
     """Refuse a bootstrap beyond :data:`BOOTSTRAP_K_MAX`, :data:`BOOTSTRAP_N_MAX` or
-    :data:`BOOTSTRAP_RATIO_MAX`, naming the limit, before any work."""
+    :data:`BOOTSTRAP_DISTANCE_MAX`, naming the limit, before any work."""
+    from .sampled import multiplicities
+
     if event.k > BOOTSTRAP_K_MAX:
         raise InvalidParameterError(f"k must be at most {BOOTSTRAP_K_MAX} draws for the bootstrap "
                                     f"in the certified accountant (the limit on work); got k={event.k}")
     if event.n > BOOTSTRAP_N_MAX:
         raise InvalidParameterError(f"n must be at most {BOOTSTRAP_N_MAX} records for the bootstrap "
                                     f"in the certified accountant (the limit on work); got n={event.n}")
-    if event.k > BOOTSTRAP_RATIO_MAX * event.n:
-        raise InvalidParameterError(f"k/n must be at most {BOOTSTRAP_RATIO_MAX} for the bootstrap in "
-                                    f"the certified accountant (the limit on work: the changed record "
-                                    f"is drawn about k/n times); got k={event.k}, n={event.n}")
+    far = multiplicities(event.n, event.k)[-1]
+    base = event.event
+    scale, what = ((1 / base.sigma, "j/sigma") if isinstance(base, Gaussian) else
+                   (1 / base.b, "j/b") if isinstance(base, Laplace) else
+                   (base.eps, "j eps") if isinstance(base, EpsDelta) else (0, ""))
+    if far * scale > BOOTSTRAP_DISTANCE_MAX:
+        raise InvalidParameterError(
+            f"the bootstrap's farthest group pair must have {what} at most "
+            f"{BOOTSTRAP_DISTANCE_MAX} in the certified accountant (the limit on work); got "
+            f"{what} = {float(far * scale):.4g} (the record drawn up to j={far} times of k={event.k} "
+            f"draws from n={event.n}): more noise, or fewer draws per record")
 
 
 def pair_of(event: Event) -> tuple:

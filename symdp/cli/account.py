@@ -391,20 +391,17 @@ def add_event_argument(p):
 
 
 def read_event(path):
-    """The event of a JSON file (``-``: stdin); formulas are parsed by symdp.parsing."""
+    """The event of a JSON file (``-``: stdin), a regular file of at most
+    :data:`~symdp.events.serial.MAX_JSON_BYTES` bytes (:func:`symdp.core.files.read_input`);
+    formulas are parsed by symdp.parsing."""
+    from ..core.files import input_text, read_input
     from ..events import from_json_text
+    from ..events.serial import MAX_JSON_BYTES
     from ..parsing import parse_formula
 
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        raise InvalidParameterError(f"--event: cannot read {path!r} ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise InvalidParameterError(f"--event: {path!r} is not UTF-8 text") from None
+    data = read_input("--event", path, max_bytes=MAX_JSON_BYTES, stdin=sys.stdin.buffer
+                      if path == "-" and hasattr(sys.stdin, "buffer") else None)
+    text = input_text("--event", path, data)
 
     def formula(text):
         from ..core.symbols import alpha

@@ -239,14 +239,15 @@ def read_input(name: str, path, *, max_bytes: int, stdin=None) -> bytes:
     except OSError as exc:
         raise InvalidParameterError(f"{name}: cannot read {text!r} "
                                     f"({exc.strerror or type(exc).__name__})") from None
-    with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fd)
+    mode = os.fstat(fd)
+    if not stat.S_ISREG(mode.st_mode) or mode.st_size > max_bytes:
+        os.close(fd)
         if not stat.S_ISREG(mode.st_mode):
             raise InvalidParameterError(f"{name} must be a regular file, not "
                                         f"{_kind(mode.st_mode)}; got {name}={text!r}")
-        if mode.st_size > max_bytes:
-            raise InvalidParameterError(f"{name}: {text!r} has {mode.st_size} bytes, more than "
-                                        f"the limit of {max_bytes}")
+        raise InvalidParameterError(f"{name}: {text!r} has {mode.st_size} bytes, more than "
+                                    f"the limit of {max_bytes}")
+    with os.fdopen(fd, "rb") as fh:
         try:
             data = fh.read(max_bytes + 1)
         except OSError as exc:
