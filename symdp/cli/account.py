@@ -297,7 +297,7 @@ def compare_rows(raw, uniform, quantity, given, lo, hi):
 def run(args) -> int:
     from ..accountant import certified_delta, certified_epsilon
 
-    if getattr(args, "event", None):
+    if getattr(args, "event", None) is not None:
         return run_event(args)
     raw, phases, uniform = read_phases(args)
     if args.delta is None and args.eps is None:

@@ -59,15 +59,24 @@ def validated(cls):
     and its parameters, like every other bad argument, not Python's ``TypeError``."""
     init = cls.__init__
     signature = inspect.signature(init)
+    fields = list(signature.parameters.values())[1:]
+    names = [p.name for p in fields]
     parameters = ", ".join(p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
-                           for p in list(signature.parameters.values())[1:])
+                           for p in fields)
 
     @functools.wraps(init)
     def __init__(self, *args, **kwargs):
         try:
             signature.bind(self, *args, **kwargs)
-        except TypeError as error:
-            raise InvalidParameterError(f"{cls.__name__} takes ({parameters}); {error}") from None
+        except TypeError:
+            unknown = [str(k) for k in kwargs if k not in names]
+            twice = [k for k in kwargs if k in names[:len(args)]]
+            missing = [p.name for p in fields[len(args):] if p.default is inspect.Parameter.empty
+                       and p.name not in kwargs]
+            why = (f"has no parameter {shown(', '.join(unknown))}" if unknown else
+                   f"takes at most {len(names)} arguments; got {len(args)}" if len(args) > len(names)
+                   else f"got {twice[0]} twice" if twice else f"needs {', '.join(missing)}")
+            raise InvalidParameterError(f"{cls.__name__} {why}; it takes ({parameters})") from None
         init(self, *args, **kwargs)
 
     cls.__init__ = __init__

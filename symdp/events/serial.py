@@ -39,7 +39,7 @@ MAX_JSON_BYTES = 1 << 20
 def from_json_text(text: str, parse_formula=None) -> Event:
     """An event from JSON text; malformed JSON is an :class:`InvalidParameterError` with its line."""
     if not isinstance(text, str):
-        raise InvalidParameterError(f"text must be JSON text (a str); got {type(text).__name__}")
+        raise InvalidParameterError(f"text must be JSON text (a str); got text={shown(text)}")
     if len(text) > MAX_JSON_BYTES:
         raise InvalidParameterError(f"the JSON text has {len(text)} characters, more than the "
                                     f"limit of {MAX_JSON_BYTES}")
@@ -102,7 +102,7 @@ def _check_object(value, where: str):
     """``(kind, sub-event keys)`` of one JSON object, its kind and keys checked."""
     if not isinstance(value, dict):
         raise InvalidParameterError(f"{where} must be an object with a \"kind\"; got "
-                                    f"{type(value).__name__}")
+                                    f"{_json_kind(value)}")
     kind = value.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         raise InvalidParameterError(f"{where}.kind must be one of {', '.join(sorted(KINDS))}; "
@@ -119,6 +119,16 @@ def _check_object(value, where: str):
                                     f"{names if len(names) <= 80 else shown(names)}; it takes "
                                     f"{', '.join(required + optional)}")
     return kind, [k for k in subs if k in keys]
+
+
+def _json_kind(value) -> str:
+    """What a JSON value is, in JSON's words (``null``, an array, ...)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    for types, name in ((list, "an array"), (str, "a string"), ((int, float), "a number")):
+        if isinstance(value, types):
+            return f"{name} ({shown(value)})" if not isinstance(value, list) else name
+    return shown(value)
 
 
 def _build(value, where, kind, children, built, parse_formula) -> Event:

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 
 from ..core.errors import InvalidParameterError, ParseError
+from ..core.validation import shown
 from ..core.special import Phi, PhiInv  # noqa: F401  (the grammar builds them; named in docs)
 from . import MAX_LENGTH, parse_formula, parse_relation
 
@@ -774,22 +775,39 @@ def _directives(text: str, comments) -> list[tuple[int, "str | _NearMiss", bool]
         match = re.match(r"%+ *([A-Za-z]+)(.*)", comment)
         if match is None:
             continue
-        word, rest = match.group(1), match.group(2)
+        word, rest = _split_keyword(match.group(1), match.group(2))
+        directive = re.match(r" *(file\b)? *:(.*)", rest, re.IGNORECASE)
+        verb = re.match(r" *(file\b)? *([A-Za-z]+)\b(.*)", rest, re.IGNORECASE)
+        verb = verb if verb and verb.group(2).lower() in _VERBS else None
         if word.lower() == "symdp":
-            directive = re.match(r" *(file\b)? *:(.*)", rest, re.IGNORECASE)
-            verb = re.match(r" *(file\b)? *([A-Za-z]+)\b(.*)", rest, re.IGNORECASE)
             if directive:
                 out.append((start, directive.group(2).strip(), bool(directive.group(1))))
-            elif verb and verb.group(2).lower() in _VERBS:
+            elif verb:
                 out.append((start, (verb.group(2) + verb.group(3)).strip(), bool(verb.group(1))))
             else:
                 out.append((start, _NearMiss(
                     f"a comment that starts with '{word}' is read as a symdp directive and "
                     f"needs a colon: '% symdp: assume ...'; got '{_shorten(comment)}'"), False))
-        elif _one_edit(word.lower(), "symdp") and re.match(r" *(file\b)? *:", rest, re.I):
-            out.append((start, _NearMiss(f"'{word}:' is not 'symdp:' (a misspelt directive?); "
+        elif _one_edit(word.lower(), "symdp"):
+            out.append((start, _NearMiss(f"'{word}' is not 'symdp' (a misspelt directive?); "
                                          f"got '{_shorten(comment)}'"), False))
     return out
+
+
+def _split_keyword(word: str, rest: str) -> tuple[str, str]:
+    """``symdpassume`` is ``symdp`` then ``assume``: the keyword (or a near miss of it) split
+    from a word glued to it, where what follows is a verb, ``file`` or a colon."""
+    if word.lower() == "symdp" or _one_edit(word.lower(), "symdp"):
+        return word, rest
+    for k in (5, 4, 6):
+        head, tail = word[:k], word[k:] + rest
+        follows = re.match(r"(file\b|:| *:)|([A-Za-z]+)", tail, re.IGNORECASE)
+        if len(word) > k and (head.lower() == "symdp" or _one_edit(head.lower(), "symdp")) and \
+                follows and (follows.group(1) or follows.group(2).lower() in _VERBS):
+            return head, tail
+    if len(word) > 5 and (word[:5].lower() == "symdp" or _one_edit(word[:5].lower(), "symdp")):
+        return word[:5], word[5:] + rest
+    return word, rest
 
 
 @dataclass(frozen=True)
@@ -836,7 +854,7 @@ def _document_arguments(text, path, assume, integers) -> tuple[str, str]:
     normalised (:func:`normalise_text`) and the path."""
     if not isinstance(text, str):
         raise InvalidParameterError(f"text must be a string (the LaTeX source); got "
-                                    f"{type(text).__name__}")
+                                    f"text={shown(text)}")
     if len(text) > MAX_DOCUMENT_CHARS:
         raise InvalidParameterError(f"the document has {len(text)} characters, more than "
                                     f"the limit of {MAX_DOCUMENT_CHARS}")

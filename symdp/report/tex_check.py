@@ -201,7 +201,7 @@ def check_arguments(document, *, dps, certify, points, symbolic_work, lines, pro
     if not isinstance(document, TexDocument):
         raise InvalidParameterError(
             f"document must be a TexDocument (read the LaTeX first: check_document(read_tex("
-            f"text))); got {type(document).__name__}")
+            f"text))); got document={shown(document)}")
     if isinstance(dps, (str, bytes)) or not isinstance(dps, (tuple, list)) or len(dps) != 2:
         raise InvalidParameterError(f"dps must be a pair (lower, higher) of working precisions "
                                     f"in digits; got dps={shown(dps)}")

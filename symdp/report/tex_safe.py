@@ -342,14 +342,24 @@ def fallback_definitions(copy: str, commands, environments) -> tuple[str, set[st
 def finish(copy: str, commands, environments) -> str:
     """The neutralised ``copy`` made to compile: the :func:`fallback_definitions` first, and
     in the preamble (before ``\\begin{document}``, where text is an error) every line that
-    uses a denied name without a definition commented out, with a note."""
+    uses a denied name without a definition, or held a ``^^``, commented out, with a note."""
     block, names = fallback_definitions(copy, commands, environments)
     begin = copy.find("\\begin{document}")
-    if names and begin > 0:
-        used = re.compile(r"\\(" + "|".join(sorted(names, key=len, reverse=True)) + r")(?![A-Za-z])")
+    names = names or {RENAMED + "none"}
+    if begin > 0:
+        alternatives = "|".join(sorted(names, key=len, reverse=True))
+        used = re.compile(r"\\(" + alternatives + r")(?![A-Za-z])")
+        opened = re.compile(r"\\begin\{(" + alternatives + r")\}")
         lines = copy[:begin].split("\n")
+        inside = None    # a denied environment: its lines are commented out to its end
         for i, line in enumerate(lines[:-1]):    # the last holds \begin{document}
-            if used.search(_uncommented(line)):
+            code = _uncommented(line)
+            start = opened.search(code)
+            if inside is None and start:
+                inside = start.group(1)
+            if inside is not None or used.search(code) or "^{}^" in code:   # ^^ broken
                 lines[i] = "% symdp: not run: " + line
+            if inside is not None and f"\\end{{{inside}}}" in code:
+                inside = None
         copy = "\n".join(lines) + copy[begin:]
     return block + copy
