@@ -254,6 +254,31 @@ def test_account_refuses_at_once_or_answers(event, delta, eps, precision):
     assert isinstance(result, InvalidParameterError), result
 
 
+@st.composite
+def dp_events(draw, depth=0):
+    """dp_accounting DpEvents with hostile parameters (dp_accounting checks none of them)."""
+    d = pytest.importorskip("dp_accounting").dp_event
+    leaf = st.one_of(st.builds(d.GaussianDpEvent, values), st.builds(d.LaplaceDpEvent, values),
+                     st.builds(d.RandomizedResponseDpEvent, values, values),
+                     st.just(d.NoOpDpEvent()), st.just(d.NonPrivateDpEvent()), values)
+    if depth >= 2:
+        return draw(leaf)
+    inner = dp_events(depth + 1)
+    return draw(st.one_of(leaf, st.builds(d.PoissonSampledDpEvent, values, inner),
+                          st.builds(d.SelfComposedDpEvent, inner, values),
+                          st.builds(d.ComposedDpEvent, st.one_of(values, st.lists(inner, max_size=3))),
+                          st.builds(d.SampledWithReplacementDpEvent, values, values, inner)))
+
+
+@settings(FUZZ, max_examples=80)
+@given(event=dp_events())
+def test_dp_accounting_events_are_converted_or_refused_by_name(event):
+    count("traceback: DpEvents")
+    from symdp.events import from_dp_accounting
+
+    api(lambda: from_dp_accounting(event))
+
+
 @settings(FUZZ, max_examples=40)
 @given(document=st.one_of(values, st.just("\\[ x \\ge 0 \\]")),
        dps=st.one_of(st.just((30, 60)), values), certify=st.one_of(st.just(False), values),
