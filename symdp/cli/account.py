@@ -124,23 +124,12 @@ def read_phases(args):
 
 
 def _read_schedule(path, rate):
-    import os
-    import stat
+    from ..core.files import input_text, read_input
 
-    try:
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise InvalidParameterError(f"--schedule must be a regular file; got --schedule={path!r}")
-            data = fh.read(MAX_SCHEDULE_BYTES + 1)
-    except OSError as exc:
-        raise InvalidParameterError(f"--schedule: cannot read {path!r} ({exc.strerror})") from None
-    if len(data) > MAX_SCHEDULE_BYTES:
-        raise InvalidParameterError(f"--schedule: the file is larger than the limit of "
-                                    f"{MAX_SCHEDULE_BYTES} bytes; got {path!r}")
-    try:
-        text = data.decode("utf-8-sig")   # a byte-order mark (Excel's CSV) is not data
-    except UnicodeDecodeError:
-        raise InvalidParameterError(f"--schedule: {path!r} is not UTF-8 text") from None
+    # a regular file only (a FIFO is refused without blocking), size-capped before reading;
+    # a byte-order mark (Excel's CSV) is not data
+    text = input_text("--schedule", path, read_input("--schedule", path,
+                                                     max_bytes=MAX_SCHEDULE_BYTES))
     rows = []
     if text.lstrip().startswith("["):
         try:

@@ -47,9 +47,9 @@ from symdp.events import (Composed, EpsDelta, Gaussian, Laplace, PoissonSampled,
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the stated time of a case refused before any work (seconds, on a shared machine)
-INSTANT = 10
+INSTANT = 30
 #: the stated time of a case that computes a small certified bracket (precision 0)
-SMALL = 60
+SMALL = 120
 #: phrases of Python's, NumPy's or the system's own messages: never what symdp says
 BUILTIN = ("zero-size array", "min() arg", "max() arg", "unhashable type", "is not iterable",
            "has no attribute", "NoneType", "object of type", "invalid literal",
@@ -341,6 +341,8 @@ def test_input_files_are_regular_files_of_bounded_size(path):
         rc, _, err = cli(["account", "--event", path, "--delta", "1e-5"], cwd, ["--event"])
         assert rc == 2
         rc, _, err = cli(["check-tex", path], cwd, ["FILE.tex"])
+        assert rc == 2
+        rc, _, err = cli(["account", "--schedule", path, "--delta", "1e-5"], cwd, ["--schedule"])
         assert rc == 2
         assert files_in(cwd) <= {"dir", "link-to-zero", "fifo"}
 
