@@ -198,13 +198,10 @@ def multiplicities(n: int, k: int, bits: int = WEIGHT_BITS + 8) -> range:
 def _weight_below(n: int, k: int, j: int) -> Fraction:
     """A dyadic rational (a multiple of 2^-ROUNDED_WEIGHT_BITS) at most the weight of
     multiplicity j, from an Arb ball of it (no integer of k log2 n bits is formed)."""
-    with flint.ctx.workprec(ROUNDED_WEIGHT_BITS + 64):
+    with flint.ctx.workprec(ROUNDED_WEIGHT_BITS + 64):   # the lower end read at this precision
         w = arb(fmpz(math.comb(k, j))) * (arb(n - 1) / n) ** (k - j) / arb(n) ** j
-        low = w.lower()
-    if not low > 0:
-        return Fraction(0)
-    return Fraction(math.floor(_rational_below(low) * 2 ** ROUNDED_WEIGHT_BITS),
-                    2 ** ROUNDED_WEIGHT_BITS)
+        low = _rational_below(w) if w.lower() > 0 else Fraction(0)
+    return Fraction(math.floor(low * 2 ** ROUNDED_WEIGHT_BITS), 2 ** ROUNDED_WEIGHT_BITS)
 
 
 def _rational_below(x: arb) -> Fraction:
