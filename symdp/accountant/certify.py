@@ -21,9 +21,11 @@ Arb; only checked values are returned.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -42,6 +44,8 @@ Q_RANGE = (1e-4, 0.5)
 EPS_MAX = 20.0
 DELTA_MIN = 1e-12
 STEPS_MAX = 10 ** 7
+#: the most phases of one composition (each is discretised and transformed on its own)
+MAX_PHASES = 20
 
 
 def grid_for(precision: int, mutate: str | None = None, refine: int = 0, engine: str = "fft"):
@@ -428,8 +432,35 @@ def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None,
 
 def _phases(phases):
     if isinstance(phases, Phase):
-        return [phases]
-    phases = list(phases)
+        phases = [phases]
+    elif isinstance(phases, Iterable) and not isinstance(phases, (str, bytes, Pair)):
+        phases = list(itertools.islice(phases, MAX_PHASES + 1))
+        if len(phases) > MAX_PHASES:
+            raise InvalidParameterError(f"at most {MAX_PHASES} phases (the limit on work: each is "
+                                        f"composed on its own); got more")
+    else:
+        raise InvalidParameterError(f"phases must be a Phase or a list of Phases; got "
+                                    f"phases={shown(phases)}")
     if not phases:
         raise InvalidParameterError("the schedule must have at least one phase; got none")
+    for i, ph in enumerate(phases):
+        if not isinstance(ph, Phase):
+            raise InvalidParameterError(f"phases[{i}] must be a Phase; got {shown(ph)}")
+        for pair in ph.pairs:
+            if _zero_loss(pair):
+                raise InvalidParameterError(
+                    f"phases[{i}]: the pair {pair.name} has no privacy loss but 0 (and "
+                    f"+-infinity) to put on a grid: eps0 must be > 0 in the certified accountant")
     return phases
+
+
+def _zero_loss(pair) -> bool:
+    """Whether the finite privacy losses of ``pair`` (or of the base it samples) are all 0:
+    an (0, delta) pair or randomized response with eps0 = 0, which the grids cannot hold."""
+    base = getattr(pair, "base", None)
+    if isinstance(base, Pair):
+        return _zero_loss(base)
+    if not hasattr(pair, "eps0") and not hasattr(pair, "event"):
+        return False
+    lo, hi = pair.loss_window(2.0 ** -40)
+    return not hi > lo

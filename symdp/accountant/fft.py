@@ -34,8 +34,12 @@ import flint
 import numpy as np
 from flint import arb, fmpq
 
+from ..core.errors import InvalidParameterError
 from .pairs import Pair
 
+#: the longest FFT (cells of the composed grid): its complex arrays take 16 bytes a cell, a few
+#: of them at once; the supported range (docs/accountant.md §8) needs at most 2^24
+MAX_CELLS = 1 << 24
 U = 2.0 ** -53                      # unit roundoff of float64, round to nearest
 TINY = 2.0 ** -1074                 # the absolute error of an underflowing operation
 WORK_PREC = 160                     # Arb precision of the scalar bounds
@@ -623,6 +627,11 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
     left = min(left, mean - 4 * sd)
     need = max(right_w - left, right - mean, mean + 4 * sd - left) / hf + 64
     N = cells or max(1024, 1 << math.ceil(math.log2(need)))
+    if N > MAX_CELLS:   # before any array of that length is made
+        raise InvalidParameterError(
+            f"the composition needs an FFT of 2^{N.bit_length() - 1} cells, more than the limit of "
+            f"2^{MAX_CELLS.bit_length() - 1} (the limit on memory: about 1 GB at the limit); use "
+            f"fewer steps, a smaller sampling rate, a larger sigma or a lower precision")
     c = math.floor(left / hf)
     g = fft_error_factor(N)
     M = sum(T for _, _, T in steps) + len(steps)
