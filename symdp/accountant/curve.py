@@ -264,10 +264,11 @@ def bracket(profile: Profile, alpha: Fraction, eps_hint: float | None = None,
     def d_low(e: Fraction) -> Fraction:
         return profile.bounds(e)[0]
 
-    # the lower end at the hint and close to it
+    # the lower end at the hint and close to it (and at the end of a bounded loss)
     e0 = _dyadic(hint, False)
     best_lo, best_eps = Fraction(0), hint
-    for e in (e0, e0 - Fraction(1, 1 << 12), e0 + Fraction(1, 1 << 12)):
+    ends = [sup[0] for sup in profile.supports if sup is not None]
+    for e in [e0, e0 - Fraction(1, 1 << 12), e0 + Fraction(1, 1 << 12)] + ends:
         v = g_lo(e)
         if v > best_lo:
             best_lo, best_eps = v, float(e)
@@ -287,6 +288,9 @@ def bracket(profile: Profile, alpha: Fraction, eps_hint: float | None = None,
     nodes |= {e for k in (-8, -6, -4, -2, 0) for e in (e_mid - Fraction(2) ** k, e_mid + Fraction(2) ** k)}
     if bmax - a0 <= 64:
         nodes |= {a0 + i for i in range(1, int(bmax - a0) + 1)}
+    # the largest finite loss of a bounded loss: delta = M exactly from there on, and the
+    # supremum of a finite pair at small alpha sits there (its last kink)
+    nodes |= {sup[0] for sup in profile.supports if sup is not None}
     nodes = sorted(e for e in nodes if a0 <= e <= bmax)
     if mutate == "local-only":
         nodes = [e for e in nodes if abs(e - e_mid) <= Fraction(1, 2)]
@@ -403,10 +407,8 @@ def _at_zero(profile: Profile) -> Point:
     large ε (δ is non-increasing, so every ε gives a lower end)."""
     start = profile.queries
     if all(s is not None for s in profile.supports):
-        top = max(s[0] for s in profile.supports)
-        _, dhi = profile.bounds(max(top, Fraction(0)))
-        v = 1 - dhi
-        return Point(Fraction(0), v, v, float(top), profile.queries - start)
+        v = 1 - max(s[1] for s in profile.supports)
+        return Point(Fraction(0), v, v, float(max(s[0] for s in profile.supports)), 0)
     e = Fraction(64)
     _, dhi = profile.bounds(e)
     return Point(Fraction(0), max(Fraction(0), 1 - dhi), Fraction(1), 64.0, profile.queries - start)

@@ -307,7 +307,10 @@ def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
     discretisation of §2 is exact there (a choice; any nodes are valid)."""
     lo, hi = pair.loss_window(2.0 ** -90)
     top = math.ceil(hi * 2 ** grid.h_exp)
-    return np.array([math.floor(lo * 2 ** grid.h_exp), top, top + 1], dtype=np.int64)
+    bottom = math.floor(lo * 2 ** grid.h_exp)
+    # and one below: the bottom bin (-oo, y_1) then holds the loss -oo (f_(eps,delta)'s Q-only
+    # atom) and the far tail only, which tilted_step sends to the discarded symbol
+    return np.array([bottom - 1, bottom, top, top + 1], dtype=np.int64)
 
 
 def atom_nodes(pair: Pair, grid: FFTGrid, first: int, last: int) -> np.ndarray:
@@ -411,6 +414,12 @@ def tilted_step(pair: Pair, grid: FFTGrid, lam: Fraction, ks: np.ndarray) -> Til
         Be = [arb(1)] + Bq[1:n] + [arb(0)]
         pm = [Ae[j] - Ae[j + 1] for j in range(n - 1)]
         qm = [Be[j] - Be[j + 1] for j in range(n - 1)]
+        # the bottom bin (-oo, y_1) goes to the discarded symbol (a post-processing; its term is
+        # dropped): labelled y_0, an outcome of loss -oo (P = 0) would otherwise sit in composed
+        # cells among finite losses and be counted with -e^eps Q (f_(1/3, 1/1000)^(x)6 at
+        # eps = 0.66 lost 1.5e-4 of delta that way; issue #31)
+        if grid.mutate != "keep-bottom-bin":
+            pm[0] = qm[0] = arb(0)
         top_p, top_q = A[n - 1], Bq[n - 1]
         lb = _ball(lam)
         el = [(lb * y).exp() for y in ys]                   # e^{lam y}
