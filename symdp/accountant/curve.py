@@ -485,13 +485,14 @@ def check_request(event, alphas, precision) -> tuple:
     return event, check_alphas(alphas), precision
 
 
-def tradeoff_curve(event, alphas, *, precision: int = 2, progress=None) -> TradeOffCurve:
+def tradeoff_curve(event, alphas, *, precision: int = 2, progress=None, main_only: bool = False) -> TradeOffCurve:
     r"""Certified brackets on the trade-off curve(s) of ``event`` at each α of ``alphas``.
 
     ``event`` is a ``symdp.events`` event (``symdp.tradeoff_curve`` also converts a
     dp_accounting DpEvent).  Each curve's profile comes from compositions targeted at the ε
     that decides each α (found on a coarse probe); a composition of plain Gaussians uses its
-    closed form (:math:`G_\mu`, evaluated directly)."""
+    closed form (:math:`G_\mu`, evaluated directly).  ``main_only``: only the symmetrised curve
+    (or the only one), e.g. for a plot."""
     from .events import lower_bounds_what, phases_of, MECHANISM as EV_MECHANISM
 
     event, alphas, precision = check_request(event, alphas, precision)
@@ -526,7 +527,7 @@ def tradeoff_curve(event, alphas, *, precision: int = 2, progress=None) -> Trade
     probe_profiles = [Profile([probe[d]], [supports[d]]) for d in range(n)]
     probe_sym = Profile(probe, supports)
     curves = {}
-    for d in range(n):
+    for d in range(n if not (main_only and n == 2) else 0):
         pts = []
         for a in alphas:
             hint = estimated_argmax(probe_profiles[d], float(a)) if 0 < a < 1 else None
