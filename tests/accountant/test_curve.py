@@ -247,3 +247,17 @@ def test_tradeoff_curve_takes_a_dp_accounting_event():
     dpa = pytest.importorskip("dp_accounting")
     c = symdp.tradeoff_curve(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(2.0), 9), ["0.05"])
     check(c.curves["curve"].points[0], gauss_tradeoff("1.5", "0.05"))
+
+
+def test_plot_tradeoff_event_draws_the_band(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    f = tmp_path / "event.json"
+    f.write_text('{"kind": "self_composed", "count": 4, "event": {"kind": "gaussian", "sigma": "2"}}')
+    out = tmp_path / "band.png"
+    code = main(["plot", "tradeoff", "--event", str(f), "--points", "6", "--out", str(out)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code = main(["plot", "tradeoff", "--event", str(f), "--points", "1000", "--out", str(out)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--points must be in [4, 200]" in err
