@@ -22,12 +22,21 @@ it unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
 from flint import arb, fmpq
+
+from ..events import gaussian
+from ..events.backends import ARB, FLOAT
+from ..events.losses import profile_from_tails
+from ..numeric.ball_ops import phi_inv as ball_phi_inv
+
+#: the Arb backend with Phi^-1 of a ball (``erfc^-1``; the backend itself leaves it out)
+ARB_INVERSE = dataclasses.replace(ARB, name="arb+phi_inv", phi_inv=ball_phi_inv)
 
 #: working precisions tried until a ball is relatively this narrow
 PRECISIONS = (128, 256, 512, 1024, 2048, 4096)
@@ -62,32 +71,28 @@ class GaussianProfile:
         return _ball(self.mu2).sqrt()
 
     def delta(self, eps, cut=None) -> arb:
-        r"""A ball containing :math:`\delta(\varepsilon)` (Cor. 2.13), :math:`\varepsilon` exact."""
-        E = Fraction(eps)
+        r"""A ball containing :math:`\delta(\varepsilon)` (Cor. 2.13), :math:`\varepsilon` exact: the
+        Gaussian mechanism's tails (``symdp.events.gaussian.tails``) in the profile
+        :math:`A(\varepsilon) - e^\varepsilon B(\varepsilon)` (``symdp.events.losses``)."""
+        E = _ball(Fraction(eps))
 
         def compute():
-            mu, e = self.mu(), _ball(E)
-            a = (((e / mu - mu / 2) / arb(2).sqrt()).erfc()) / 2
-            b = (((e / mu + mu / 2) / arb(2).sqrt()).erfc()) / 2
-            return (a - e.exp() * b).max(arb(0))
+            mu = self.mu()
+            return profile_from_tails(ARB, lambda y: gaussian.tails(ARB, mu, y), E).max(arb(0))
         return _tight(compute)
 
     def trade_off(self, alpha) -> arb:
-        r"""A ball containing :math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`, 0 < α < 1."""
-        A = Fraction(alpha)
-
-        def compute():
-            z = -arb(2).sqrt() * (2 * (1 - _ball(A))).erfcinv()     # Phi^{-1}(1 - alpha)
-            return ((-(z - self.mu()) / arb(2).sqrt()).erfc()) / 2
-        return _tight(compute)
+        r"""A ball containing :math:`G_\mu(\alpha)` (``symdp.events.gaussian.trade_off`` on balls,
+        :math:`\Phi^{-1}` by ``symdp.numeric.ball_ops``), 0 < α < 1."""
+        A = _ball(Fraction(alpha))
+        return _tight(lambda: gaussian.trade_off(ARB_INVERSE, self.mu(), A))
 
     def estimator(self):
         """A float function eps -> delta(eps) (candidates only)."""
         mu = math.sqrt(float(self.mu2))
 
         def f(eps):
-            a = 0.5 * math.erfc((eps / mu - mu / 2) / math.sqrt(2))
-            b = 0.5 * math.erfc((eps / mu + mu / 2) / math.sqrt(2))
+            a, b = gaussian.tails(FLOAT, mu, eps)
             return max(0.0, a - math.exp(min(eps, 700)) * b)
         return f
 

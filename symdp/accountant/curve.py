@@ -117,9 +117,10 @@ def log_bounds(x: Fraction) -> tuple[Fraction, Fraction]:
         return _rational(b.lower()), _rational(b.upper())
 
 
-def _dyadic(x: float, up: bool) -> Fraction:
+def _dyadic(x: float, ceil: bool) -> Fraction:
+    """x rounded to a multiple of 2^-NODE_BITS, up (``ceil``) or down."""
     s = 1 << NODE_BITS
-    return Fraction(math.ceil(x * s) if up else math.floor(x * s), s)
+    return Fraction(math.ceil(x * s) if ceil else math.floor(x * s), s)
 
 
 # ----------------------------------------------------------------------------- the profile

@@ -79,7 +79,7 @@ def add_parser(subparsers):
     t.add_argument("--event", default=None, metavar="FILE",
                    help="instead: the certified band [beta_lo, beta_hi] of the event in FILE (JSON, "
                         "docs/events.md) with G_mu for comparison (symdp tradeoff)")
-    t.add_argument("--points", default="40", metavar="N",
+    t.add_argument("--points", default=None, metavar="N",
                    help="with --event: the number of alpha (4 to 200; default 40)")
     common(t)
 
@@ -129,11 +129,13 @@ def build(args):
         from .account import read_event
         from .arguments import integer_argument
 
-        points = integer_argument("--points", args.points)
+        points = integer_argument("--points", "40" if args.points is None else args.points)
         if not 4 <= points <= 200:
             raise InvalidParameterError(f"--points must be in [4, 200]; got --points={points}")
         c = tradeoff_curve(read_event(args.event), plotting.band_alphas(points), main_only=True)
         return plotting.certified_band_figure(c)
+    if args.kind == "tradeoff" and args.points is not None:
+        raise InvalidParameterError("--points is for --event (the certified band); give --event FILE")
     if args.kind == "tradeoff":
         return plotting.tradeoff_figure(_family(args, args.mu),
                                         None if args.p is None else _number("--p", args.p))
