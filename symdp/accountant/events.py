@@ -256,9 +256,9 @@ def account(event: Event, *, delta=None, eps=None, precision: int = 2, progress=
         raise InvalidParameterError(f"progress must be a function of one message; got "
                                     f"progress={shown(progress)}")
     start = time.perf_counter()
-    run = ((lambda ph: certified_epsilon(ph, delta, precision=precision, progress=progress))
+    run = ((lambda ph: certified_epsilon(ph, delta, precision=precision, progress=progress, closed=True))
            if delta is not None else
-           (lambda ph: certified_delta(ph, eps, precision=precision, progress=progress)))
+           (lambda ph: certified_delta(ph, eps, precision=precision, progress=progress, closed=True)))
     upper = run(phases_of(event))
     lo, what, realised = upper.lo, lower_bounds_what(event), []
     extra = realised_phases(event)

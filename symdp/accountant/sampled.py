@@ -25,7 +25,8 @@ from ..core.errors import InvalidParameterError
 from ..events import PoissonSampled
 from ..events import eps_delta as eps_delta_mechanism
 from ..events.backends import ARB
-from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails)
+from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails,
+                    sampled_atoms, sampled_support)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class PoissonSubsampled(Pair):
         return f"Poisson-sampled {self.base.name} ({self.direction}), q={float(self.q):g}"
 
     def tails(self, y):
-        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y)
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y,
+                             self.base.at_most_tails)
 
     def loss_window(self, tail):
         lo, hi = self.base.loss_window(tail)
@@ -61,6 +63,12 @@ class PoissonSubsampled(Pair):
         top = math.log1p(q * math.expm1(min(hi, 700.0)))
         least = math.log1p(-q)
         return (least, top) if self.direction == "remove" else (-top, -least)
+
+    def loss_support(self):
+        return sampled_support(self.base.loss_support(), self.q, self.direction)
+
+    def loss_atoms(self):
+        return sampled_atoms(self.base.loss_atoms(), float(self.q), self.direction)
 
 
 class Identical(Pair):
@@ -77,6 +85,9 @@ class Identical(Pair):
 
     def loss_window(self, tail):
         return 0.0, 0.0
+
+    def loss_support(self):
+        return Fraction(0), Fraction(0)
 
 
 #: components of weight below 2^-WEIGHT_BITS are replaced by a perfectly distinguishable pair
@@ -133,6 +144,15 @@ class RevealedMultiplicity(Pair):
     def loss_window(self, tail):
         windows = [pair.loss_window(min(0.5, tail / float(w))) for w, pair in self.kept]
         return min(lo for lo, _ in windows), max(hi for _, hi in windows)
+
+    def loss_support(self):
+        """The component losses (the residual is +oo): at most the largest component's bound;
+        +oo with probability r + sum_j w_j m_j."""
+        parts = [pair.loss_support() for _, pair in self.kept]
+        if any(p is None for p in parts):
+            return None
+        return (max(y for y, _ in parts),
+                self.residual + sum(w * m for (w, _), (_, m) in zip(self.kept, parts)))
 
 
 def group_pair(base, j: int) -> Pair:
