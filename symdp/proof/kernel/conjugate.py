@@ -1,0 +1,312 @@
+r"""The kernel's rule for the closed form of a convex conjugate (issue #27).
+
+:math:`f^*(y) = \sup_{0 \le x \le 1} (x y - f(x))` (Dong, Roth, Su 2022, Sec. 2.4, A6 of the
+math reference).  symdp computes it by a Legendre transform of f's pieces
+(:func:`symdp.tradeoff.base.conjugate`), which *assumes* f convex and that each stationary
+point is a maximiser; here nothing is assumed.  A :class:`~symdp.proof.certificates.
+ConjugateEvidence` gives f's pieces and, per branch of the closed form, the point x where the
+supremum is attained; the kernel checks, with f read from its *own* definition
+(:func:`.closed_forms.function_definition`):
+
+1. **f is convex on [0, 1]**: the pieces ``(lo, hi, g)`` run from 0 to 1, end to start; f is
+   g on each closed piece (the same tree, the trusted equality, or -- for a Max or Min in f --
+   the argument it takes there, each comparison a confirmed fact); each g is continuous on
+   its closed piece (built from functions continuous where defined, Phi^-1 as a map to the
+   extended reals, defined inside, a finite value at both ends); ``g'' >= 0`` inside each
+   piece; the slopes do not fall at a join (``g_k'(b) <= g_{k+1}'(b)``);
+2. **each branch's point is a maximiser** where the branch applies (its condition true, the
+   earlier ones false): for a stationary point, ``g'(x) = y`` by the trusted equality and
+   ``lo <= x <= hi``; for a kink or x = 0, the slopes on either side enclose y (``-oo`` left
+   of 0); for x = 1, y is at least the last slope.  Then y is a subgradient of the convex f
+   at x, so ``x y - f(x)`` is the supremum;
+3. **each branch's value** is ``y x - g(x)`` (the trusted equality).
+
+Every fact is confirmed by the kernel's own :func:`~symdp.proof.kernel.confirm`.  The closed
+form the kernel then uses is the Piecewise of the checked branches.  Words or a value, never
+a verdict.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ...core.special import Phi, PhiInv
+from ..certificates import ConjugateEvidence, Domain, Fact
+from . import closed_forms
+
+
+def _confirm(fact: Fact, domain: Domain) -> str:
+    from . import confirm   # the kernel's: imported late, it is defined after this module
+
+    return confirm(fact, domain)
+
+
+def checked_conjugate(node, evidence, domain: Domain):
+    """``(closed form, "")`` of ``node`` = ``ConjugateAt(f, y)`` when ``evidence`` checks out
+    on ``domain``, else ``(None, why)``."""
+    f, y = node.args
+    if not isinstance(evidence, ConjugateEvidence) or evidence.function != f or \
+            evidence.y != y:
+        return None, "the evidence is not about this conjugate"
+    x = evidence.variable
+    if not isinstance(x, sp.Symbol) or x in domain.sets or x in y.free_symbols or \
+            x in f.free_symbols:
+        return None, "the evidence's variable is not a fresh symbol"
+    F = closed_forms.function_definition(f, x)
+    if F is None:
+        return None, f"the kernel has no definition of {sp.sstr(f)}"
+    why = convexity_error(F, x, evidence.pieces, domain)
+    if why:
+        return None, why
+    earlier, branches = [], []
+    for value, condition, point, k, kind in evidence.branches:
+        if not (isinstance(k, int) and 0 <= k < len(evidence.pieces)):
+            return None, "a branch names no piece"
+        condition = sp.sympify(condition)
+        region = _region(domain, tuple(earlier) + (condition,))
+        if region is not None:
+            why = _branch_error(value, point, evidence.pieces, k, kind, x, y, region)
+            if why:
+                return None, f"the branch {sp.sstr(condition)}: {why}"
+        branches.append((value, condition))
+        earlier.append(_negated(condition))
+    if not branches or branches[-1][1] is not sp.true:
+        return None, "the last branch must apply where no other does"
+    return sp.Piecewise(*branches), ""
+
+
+def _negated(condition):
+    return sp.true if condition is sp.false else sp.false if condition is sp.true \
+        else condition.negated
+
+
+def _region(domain: Domain, conditions):
+    """The domain narrowed by ``conditions`` (None: certainly empty, a condition is false)."""
+    kept = []
+    for c in conditions:
+        if c is sp.false:
+            return None
+        if c is not sp.true:
+            kept.append(c)
+    return Domain(domain.hypotheses, domain.constraints, tuple(domain.side_conditions) +
+                  tuple(kept))
+
+
+def _on_piece(domain: Domain, x, lo, hi, open_: bool) -> Domain:
+    """``domain`` with x in ``[lo, hi]`` (``(lo, hi)`` when ``open_``) inside [0, 1]."""
+    rel = (sp.Gt, sp.Lt) if open_ else (sp.Ge, sp.Le)
+    conditions = tuple(c for c in (rel[0](x, lo), rel[1](x, hi)) if c is not sp.true)
+    if sp.false in conditions:
+        conditions = (sp.false,)
+    whole = sp.Interval.open(0, 1) if open_ else sp.Interval(0, 1)
+    return Domain(domain.hypotheses + ((x, whole),), domain.constraints,
+                  tuple(domain.side_conditions) + conditions)
+
+
+def _equal(a, b, domain) -> bool:
+    from .deciders import simplifies_to
+
+    return a == b or closed_forms._equal(sp.sympify(a), sp.sympify(b), domain, simplifies_to)
+
+
+def _shown(expr, prop: str, domain: Domain, source: str) -> str:
+    """"" when the fact is confirmed on ``domain``, else its text."""
+    fact = Fact(sp.sympify(expr), prop, source, domain)
+    return "" if _confirm(fact, domain) else f"{fact.text()} is not confirmed ({source})"
+
+
+# ------------------------------------------------------------------ 1. convexity
+
+def convexity_error(F, x, pieces, domain: Domain) -> str:
+    """"" when ``F`` (in ``x``) is convex on [0, 1], read through ``pieces``; else why not."""
+    if not pieces:
+        return "no pieces"
+    if pieces[0][0] != 0 or pieces[-1][1] != 1:
+        return "the pieces do not run from 0 to 1"
+    for (_, hi, _), (lo, _, _) in zip(pieces, pieces[1:]):
+        if not _equal(hi, lo, domain):
+            return f"a piece ends at {hi} and the next starts at {lo}"
+    for k, (lo, hi, g) in enumerate(pieces):
+        if not (lo.is_number and hi.is_number and lo <= hi):
+            why = _shown(hi - lo, "nonnegative", domain, "a piece's ends in order")
+            if why:
+                return why
+        closed = _on_piece(domain, x, lo, hi, open_=False)
+        why = _takes(F, g, x, closed) or _continuous(g, x, lo, hi, domain) or \
+            _second_derivative(g, x, _on_piece(domain, x, lo, hi, open_=True))
+        if why:
+            return f"the piece [{lo}, {hi}]: {why}"
+        if k + 1 < len(pieces):
+            g_next = pieces[k + 1][2]
+            left, right = _slope(g, x, hi), _slope(g_next, x, hi)
+            why = _shown(right - left, "nonnegative", domain, "the slopes rise at a kink")
+            if why:
+                return why
+    return ""
+
+
+def _takes(F, g, x, closed: Domain) -> str:
+    """F is g on the closed piece: the same expression (the trusted equality), once every Max
+    or Min in F holding x is replaced by the argument it takes there (comparisons confirmed)."""
+    class _Open(Exception):
+        pass
+
+    def resolve(e):
+        if isinstance(e, (sp.Max, sp.Min)) and e.has(x):
+            args = [resolve(a) for a in e.args]
+            for a in args:
+                diffs = [(a - b) if isinstance(e, sp.Max) else (b - a) for b in args if b != a]
+                if all(not _shown(d, "nonnegative", closed, "the branch of a Max or Min")
+                       for d in diffs):
+                    return a
+            raise _Open(f"which argument {sp.sstr(e)} takes is not shown")
+        if not e.args or not e.has(x):
+            return e
+        return e.func(*[resolve(a) for a in e.args])
+
+    try:
+        resolved = resolve(F)
+    except _Open as exc:
+        return str(exc)
+    if resolved.has(sp.Piecewise):
+        return "a Piecewise in the definition (no rule reads its branches here)"
+    return "" if _equal(resolved, g, closed) else f"the definition is not {sp.sstr(g)} there"
+
+
+def _continuous(g, x, lo, hi, domain: Domain) -> str:
+    """g is continuous on the closed piece: built from functions continuous where they are
+    defined (Phi^-1 as a continuous map onto the extended reals), defined inside the piece,
+    and with a finite real value at both ends (SymPy's extended arithmetic: no nan, no oo)."""
+    from . import continuous_where_defined, defined_on
+
+    known = continuous_where_defined() + (PhiInv,)
+    odd = next((e for e in sp.preorder_traversal(g) if not (e.is_Atom or isinstance(e, known))),
+               None)
+    if odd is not None:
+        return f"{getattr(odd, 'func', odd)} is not a function known to be continuous"
+    inside = _on_piece(domain, x, lo, hi, open_=True)
+    undefined = defined_on((g,), inside)
+    if undefined:
+        return f"not defined inside: {undefined}"
+    for end in (lo, hi):
+        value = g.xreplace({x: end})
+        if value.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or value.is_real is False:
+            return f"no finite value at {end}"
+    return ""
+
+
+def _second_derivative(g, x, inside: Domain) -> str:
+    d2 = sp.diff(g, x, 2)
+    if d2 == 0:
+        return ""
+    return _shown(d2, "nonnegative", inside, "g'' >= 0 inside the piece")
+
+
+def _slope(g, x, at):
+    return sp.diff(g, x).xreplace({x: at})
+
+
+# ------------------------------------------------------------------ 2., 3. the branches
+
+def _branch_error(value, point, pieces, k, kind, x, y, region: Domain) -> str:
+    """"" when ``point`` maximises ``x y - F(x)`` on ``region`` and ``value`` is the maximum."""
+    lo, hi, g = pieces[k]
+    point, value = sp.sympify(point), sp.sympify(value)
+    if kind == "stationary":
+        if not _equal(_slope(g, x, point), y, region):
+            return "g'(x) = y is not shown at the stationary point"
+        why = _shown(point - lo, "nonnegative", region, "the stationary point in its piece") or \
+            _shown(hi - point, "nonnegative", region, "the stationary point in its piece")
+    elif kind == "point":
+        if not _equal(point, lo, region):
+            return "the point is not the start of its piece"
+        why = _shown(_slope(g, x, point) - y, "nonnegative", region,
+                     "y at most the slope right of the point")
+        if not why and k > 0:
+            why = _shown(y - _slope(pieces[k - 1][2], x, point), "nonnegative", region,
+                         "y at least the slope left of the point")
+    elif kind == "end":
+        if point != 1 or k != len(pieces) - 1:
+            return "the end is not x = 1 on the last piece"
+        why = _shown(y - _slope(g, x, point), "nonnegative", region,
+                     "y at least the slope left of x = 1")
+    else:
+        return f"an unknown kind of branch {kind!r}"
+    if why:
+        return why
+    if not _equal(value, y * point - g.xreplace({x: point}), region):
+        return "the value is not y x - f(x) at the point"
+    return ""
+
+
+# ------------------------------------------------------------------ signs by structure
+
+def by_structure(fact: Fact, dom: Domain) -> str:
+    r"""Positivity from the shape of the expression: positive rationals and constants, a
+    symbol whose set is positive (non-negative), :math:`e^u` and :math:`\Phi(u)` for real u,
+    sums and products of positive (non-negative) terms, a positive base to a real power --
+    after the identities :math:`1 - \Phi(u) = \Phi(-u)`, :math:`\Phi^{-1}(1 - u) =
+    -\Phi^{-1}(u)`.  A real :math:`\Phi^{-1}(v)` needs ``0 < v < 1``, confirmed.  Words."""
+    if fact.property not in ("positive", "nonnegative", "nonzero"):
+        return ""
+    from ...core.special import phi_normal_form
+
+    sign = _sign(phi_normal_form(sp.expand(fact.expression)), dom, 0)
+    wanted = {"positive": ("positive",), "nonzero": ("positive",),
+              "nonnegative": ("positive", "nonnegative")}[fact.property]
+    return "signs of its parts (exp, Phi > 0; sums and products)" if sign in wanted else ""
+
+
+def _sign(e, dom: Domain, depth: int):
+    """"positive", "nonnegative" or None (not known)."""
+    if depth > 12:
+        return None
+    if e.is_Rational or e in (sp.pi, sp.E):
+        return "positive" if e > 0 else "nonnegative" if e == 0 else None
+    if isinstance(e, sp.Symbol):
+        s = dom.sets.get(e)
+        if s is None or not s.inf.is_finite or not s.inf >= 0:
+            return None
+        return "positive" if s.inf > 0 or s.contains(0) is sp.false else "nonnegative"
+    if isinstance(e, (sp.exp, Phi)):
+        return "positive" if _real(e.args[0], dom, depth + 1) else None
+    if isinstance(e, (sp.Add, sp.Mul)):
+        signs = [_sign(a, dom, depth + 1) for a in e.args]
+        if None in signs:
+            return None
+        if isinstance(e, sp.Mul):
+            return "positive" if all(s == "positive" for s in signs) else "nonnegative"
+        return "positive" if "positive" in signs else "nonnegative"
+    if isinstance(e, sp.Pow):
+        if _sign(e.base, dom, depth + 1) == "positive" and _real(e.exp, dom, depth + 1):
+            return "positive"
+        if e.exp.is_Integer and e.exp % 2 == 0 and _real(e.base, dom, depth + 1):
+            return "nonnegative"
+    return None
+
+
+def _real(e, dom: Domain, depth: int) -> bool:
+    """``e`` is a finite real number at every point of ``dom``."""
+    if depth > 12:
+        return False
+    if e.is_Rational or e in (sp.pi, sp.E):
+        return True
+    if isinstance(e, sp.Symbol):
+        s = dom.sets.get(e)
+        return s is not None and s.is_subset(sp.S.Reals) is True
+    if isinstance(e, (sp.Add, sp.Mul)):
+        return all(_real(a, dom, depth + 1) for a in e.args)
+    if isinstance(e, (sp.exp, Phi, sp.erf, sp.erfc)):
+        return _real(e.args[0], dom, depth + 1)
+    if isinstance(e, sp.log):
+        return _sign(e.args[0], dom, depth + 1) == "positive"
+    if isinstance(e, sp.Pow):
+        if e.exp.is_Integer and e.exp >= 0:
+            return _real(e.base, dom, depth + 1)
+        return _sign(e.base, dom, depth + 1) == "positive" and _real(e.exp, dom, depth + 1)
+    if isinstance(e, PhiInv):
+        v = e.args[0]
+        return _real(v, dom, depth + 1) and bool(
+            _confirm(Fact(v, "positive", "Phi^-1's argument above 0", dom), dom)) and bool(
+            _confirm(Fact(1 - v, "positive", "Phi^-1's argument below 1", dom), dom))
+    return False
