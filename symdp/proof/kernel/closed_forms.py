@@ -371,7 +371,10 @@ def _candidates(s) -> list:
 def _value_at(e, point):
     """``e`` at ``point`` by exact arithmetic on numbers: a Rational, a real number expression,
     or None (undefined, complex, or holding an operation the kernel does not carry out)."""
-    v = e.xreplace(point)
+    try:
+        v = e.xreplace(point)
+    except Exception:  # noqa: BLE001 - not evaluable there (a derivative in a point's symbol)
+        return None
     if v.free_symbols or v.has(*_OPERATIONS) or any(is_symdp_node(n) for n in
                                                     sp.preorder_traversal(v)):
         return None

@@ -110,9 +110,53 @@ def _equal(a, b, domain) -> bool:
 
 
 def _shown(expr, prop: str, domain: Domain, source: str) -> str:
-    """"" when the fact is confirmed on ``domain``, else its text."""
+    """"" when the fact is confirmed on ``domain`` -- as it stands, or with each parameter
+    that enters only through exponentials :math:`e^{c s}` (c an integer) replaced by the
+    variable :math:`E = e^s` on the image of its set (``exp(-eps) = 1/E``: z3 then sees the
+    rational function it is) --, else its text."""
     fact = Fact(sp.sympify(expr), prop, source, domain)
-    return "" if _confirm(fact, domain) else f"{fact.text()} is not confirmed ({source})"
+    if _confirm(fact, domain):
+        return ""
+    changed = _exponentials_as_variables(fact.expression, domain)
+    if changed is not None:
+        e, d = changed
+        if _confirm(Fact(e, prop, source, d), d):
+            return ""
+    return f"{fact.text()} is not confirmed ({source})"
+
+
+def _exponentials_as_variables(expr, domain: Domain):
+    """``(expr', domain')`` with every parameter s that occurs only inside exponentials
+    ``exp(c s)`` (c a non-zero integer) of ``expr`` and the domain's conditions replaced by
+    a variable E on the image of s's set under exp (an increasing bijection), ``exp(c s)``
+    by ``E**c``; None when there is none."""
+    conditions = tuple(domain.side_conditions) + tuple(domain.constraints)
+    every = [expr, *conditions]
+    sets = domain.sets
+    new_sets, replace = {}, {}
+    for s, d in domain.hypotheses:
+        if not isinstance(d, sp.Interval):
+            continue
+        uses = [n for e in every for n in sp.preorder_traversal(e)
+                if isinstance(n, sp.exp) and n.has(s)]
+        if not uses or any(not (n.args[0] / s).is_Integer for n in uses):
+            continue
+        E = sp.Dummy(f"exp_{s.name}", positive=True)
+        occurrences = sum(1 for e in every for n in sp.preorder_traversal(e) if n == s)
+        inside = sum(1 for n in uses for m in sp.preorder_traversal(n) if m == s)
+        if occurrences != inside:
+            continue   # s also occurs outside an exponential
+        for n in uses:
+            replace[n] = E ** int(n.args[0] / s)
+        lo, hi = sp.exp(d.start), sp.exp(d.end)
+        new_sets[s] = (E, sp.Interval(lo, hi, d.left_open, d.right_open))
+    if not new_sets:
+        return None
+    hypotheses = tuple((new_sets[s][0], new_sets[s][1]) if s in new_sets else (s, d)
+                       for s, d in domain.hypotheses)
+    return expr.xreplace(replace), Domain(
+        hypotheses, tuple(c.xreplace(replace) for c in domain.constraints),
+        tuple(c.xreplace(replace) for c in domain.side_conditions))
 
 
 # ------------------------------------------------------------------ 1. convexity
