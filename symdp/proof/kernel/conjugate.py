@@ -150,10 +150,21 @@ def _exponentials_as_variables(expr, domain: Domain):
             replace[n] = E ** int(n.args[0] / s)
         lo, hi = sp.exp(d.start), sp.exp(d.end)
         new_sets[s] = (E, sp.Interval(lo, hi, d.left_open, d.right_open))
-    if not new_sets:
+    extra = ()
+    numeric = [n for e in every for n in sp.preorder_traversal(e)
+               if n is sp.E or (isinstance(n, sp.exp) and n.args[0].is_Integer)]
+    if numeric:
+        # e is in [2718281828/10^9, 2718281829/10^9]; a fact shown for every value of a
+        # variable in that interval holds at e (exp(k) = e^k, exp(-1) = 1/e)
+        V = sp.Dummy("e", positive=True)
+        for m in numeric:
+            replace[m] = V if m is sp.E else V ** int(m.args[0])
+        extra = ((V, sp.Interval(sp.Rational(2718281828, 10 ** 9),
+                                 sp.Rational(2718281829, 10 ** 9))),)
+    if not new_sets and not extra:
         return None
     hypotheses = tuple((new_sets[s][0], new_sets[s][1]) if s in new_sets else (s, d)
-                       for s, d in domain.hypotheses)
+                       for s, d in domain.hypotheses) + extra
     return expr.xreplace(replace), Domain(
         hypotheses, tuple(c.xreplace(replace) for c in domain.constraints),
         tuple(c.xreplace(replace) for c in domain.side_conditions))
@@ -250,6 +261,23 @@ def _slope(g, x, at):
     return sp.diff(g, x).xreplace({x: at})
 
 
+def _slope_bound(g, x, lo, hi, point, y, region: Domain, side: str) -> str:
+    """y is at most the one-sided slope of the piece g (on [lo, hi]) at its end ``point``
+    (``side="right"``: the piece starts there) or at least it (``"left"``: it ends there).  By
+    the slope's value there when it is a finite number; else -- the slope of a convex piece
+    rises, so its value at the start is the infimum over the open piece and at the end the
+    supremum -- by the fact ``g' - y >= 0`` (``y - g' >= 0``) over the open piece, which needs
+    no limit (G_mu's slope at x = 1 is 0 only as a limit)."""
+    at = _slope(g, x, point)
+    words = "y at most the slope right of the point" if side == "right" else \
+        "y at least the slope left of the point"
+    if not at.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return _shown(at - y if side == "right" else y - at, "nonnegative", region, words)
+    inside = _on_piece(region, x, lo, hi, open_=True)
+    d = sp.diff(g, x)
+    return _shown(d - y if side == "right" else y - d, "nonnegative", inside, words)
+
+
 # ------------------------------------------------------------------ 2., 3. the branches
 
 def _branch_error(value, point, pieces, k, kind, x, y, region: Domain) -> str:
@@ -264,16 +292,14 @@ def _branch_error(value, point, pieces, k, kind, x, y, region: Domain) -> str:
     elif kind == "point":
         if not _equal(point, lo, region):
             return "the point is not the start of its piece"
-        why = _shown(_slope(g, x, point) - y, "nonnegative", region,
-                     "y at most the slope right of the point")
+        why = _slope_bound(g, x, lo, hi, point, y, region, "right")
         if not why and k > 0:
-            why = _shown(y - _slope(pieces[k - 1][2], x, point), "nonnegative", region,
-                         "y at least the slope left of the point")
+            left_lo, left_hi, left_g = pieces[k - 1]
+            why = _slope_bound(left_g, x, left_lo, left_hi, point, y, region, "left")
     elif kind == "end":
         if point != 1 or k != len(pieces) - 1:
             return "the end is not x = 1 on the last piece"
-        why = _shown(y - _slope(g, x, point), "nonnegative", region,
-                     "y at least the slope left of x = 1")
+        why = _slope_bound(g, x, lo, hi, point, y, region, "left")
     else:
         return f"an unknown kind of branch {kind!r}"
     if why:
