@@ -139,6 +139,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             tried.append("symbolic: skipped (the step says so)")
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
+            if step.relation == "=":   # the closed forms as the kernel unfolds them there
+                result = accepted(_unfolded_identity(written, unfoldings, domain,
+                                                     symbolic_work, tried))
         else:
             for proposal in symbolic_certificates(lhs, rhs, step.relation, derivation.hypotheses,
                                                   symbolic_work, tried):
@@ -192,6 +195,34 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,
                                    symbolic_work=symbolic_work, certify=certify)
+
+
+def _unfolded_identity(written, unfoldings, domain, work, tried):
+    """An equality under side conditions, where the symbolic stage does not run: the written
+    sides with the closed forms in place as the kernel unfolds them on the domain (a
+    conjugate's branches that the side conditions decide are dropped), shown equal by
+    ``simplify`` -- a certificate for the kernel, or None."""
+    import sympy as sp
+
+    from .budgets import WorkExhausted, work_limit
+    from .cascade.symbolic import SymbolicCertificate
+    from .kernel.closed_forms import unfold
+
+    try:
+        lhs, rhs = (unfold(side, unfoldings, domain)[0] for side in written)
+        if lhs.has(sp.Piecewise) or rhs.has(sp.Piecewise):
+            return None   # a branch the side conditions do not decide: nothing to simplify
+        with work_limit(work):
+            zero = sp.simplify(lhs - rhs) == 0
+    except WorkExhausted:
+        tried.append(f"unfolded identity: undecided within its budget ({work} heartbeats)")
+        return None
+    except Exception:  # noqa: BLE001 - no identity proposed
+        return None
+    if not zero:
+        tried.append("unfolded identity: the closed forms do not simplify to equal sides")
+        return None
+    return SymbolicCertificate(lhs, rhs, "=", "symbolic", "simplify")
 
 
 def _checked_evaluation(written, evaluated, unfoldings, domain, tried) -> tuple:

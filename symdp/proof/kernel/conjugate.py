@@ -28,6 +28,8 @@ a verdict.
 
 from __future__ import annotations
 
+import math
+
 import sympy as sp
 
 from ...core.special import Phi, PhiInv
@@ -72,7 +74,41 @@ def checked_conjugate(node, evidence, domain: Domain):
         earlier.append(_negated(condition))
     if not branches or branches[-1][1] is not sp.true:
         return None, "the last branch must apply where no other does"
-    return sp.Piecewise(*branches), ""
+    return sp.Piecewise(*_pruned(branches, domain)), ""
+
+
+def _pruned(branches, domain: Domain) -> list:
+    """The branches with those the domain decides dropped: a leading condition false on the
+    whole domain goes, one true on the whole domain ends the Piecewise (confirmed facts).
+    Decided only while every earlier branch was dropped (the region is then the domain)."""
+    out = []
+    for value, condition in branches:
+        if condition is sp.true:
+            out.append((value, sp.true))
+            break
+        decided = _decided(condition, domain) if not out else None
+        if decided is True:
+            out.append((value, sp.true))
+            break
+        if decided is not False:
+            out.append((value, condition))
+    return out
+
+
+def _decided(condition, domain: Domain):
+    """True / False when a confirmed fact decides ``condition`` on the whole domain, else None."""
+    if not isinstance(condition, sp.core.relational.Relational) or condition.rel_op == "!=" \
+            or condition.rel_op == "==":
+        return None
+    margin = condition.rhs - condition.lhs if condition.rel_op in ("<", "<=") else \
+        condition.lhs - condition.rhs
+    strict = condition.rel_op in ("<", ">")
+    if not _shown(margin, "positive" if strict else "nonnegative", domain, "a branch's condition"):
+        return True
+    if not _shown(-margin, "nonnegative" if strict else "positive", domain,
+                  "a branch's condition"):
+        return False
+    return None
 
 
 def _negated(condition):
@@ -125,49 +161,87 @@ def _shown(expr, prop: str, domain: Domain, source: str) -> str:
     return f"{fact.text()} is not confirmed ({source})"
 
 
+def _linear(e, symbols):
+    """``{symbol: rational coefficient, 1: rational constant}`` of ``e`` when it is linear in
+    ``symbols`` with rational coefficients, else None."""
+    out = {}
+    for term, c in sp.expand(e).as_coefficients_dict().items():
+        if not c.is_Rational or not (term is sp.S.One or term in symbols):
+            return None
+        out[term] = out.get(term, 0) + c
+    return out
+
+
 def _exponentials_as_variables(expr, domain: Domain):
-    """``(expr', domain')`` with every parameter s that occurs only inside exponentials
-    ``exp(c s)`` (c a non-zero integer) of ``expr`` and the domain's conditions replaced by
-    a variable E on the image of s's set under exp (an increasing bijection), ``exp(c s)``
-    by ``E**c``; None when there is none."""
-    conditions = tuple(domain.side_conditions) + tuple(domain.constraints)
-    every = [expr, *conditions]
-    sets = domain.sets
-    new_sets, replace = {}, {}
-    for s, d in domain.hypotheses:
-        if not isinstance(d, sp.Interval):
+    """``(expr', domain')`` with each parameter s that occurs only in exponentials of linear
+    forms ``exp(c s + ...)`` (c rational) -- and in conditions ``s REL t`` between such
+    forms, read as ``exp(s) REL exp(t)`` (exp is increasing) -- replaced by a variable
+    ``E = exp(s/q)`` on the image of s's set (q the common denominator of s's coefficients),
+    so that ``exp(c s) = E^(c q)``; and e, ``exp(k)`` (k an integer) by a variable in
+    [2.718281828, 2.718281829] (a fact shown for every value there holds at e).  z3 then sees
+    the rational functions these are.  None when nothing is replaced."""
+    intervals = {s: d for s, d in domain.hypotheses if isinstance(d, sp.Interval)}
+
+    def monotone(c):   # s REL t, linear, read through exp
+        if isinstance(c, sp.core.relational.Relational) and c.rel_op != "!=" and \
+                _linear(c.lhs, intervals) is not None and _linear(c.rhs, intervals) is not None \
+                and (c.lhs - c.rhs).free_symbols:
+            return c.func(sp.exp(c.lhs), sp.exp(c.rhs), evaluate=False)
+        return c
+
+    constraints = tuple(monotone(c) for c in domain.constraints)
+    sides = tuple(monotone(c) for c in domain.side_conditions)
+    every = [expr, *constraints, *sides]
+    nodes = {n for e in every for n in sp.preorder_traversal(e) if isinstance(n, sp.exp)}
+    forms = {n: _linear(n.args[0], intervals) for n in nodes}
+    variables = {}
+    for s, d in intervals.items():
+        inside = [f for n, f in forms.items() if f is not None and s in f]
+        if not inside:
             continue
-        uses = [n for e in every for n in sp.preorder_traversal(e)
-                if isinstance(n, sp.exp) and n.has(s)]
-        if not uses or any(not (n.args[0] / s).is_Integer for n in uses):
-            continue
+        total = sum(1 for e in every for n in sp.preorder_traversal(e) if n == s)
+        occurrences_in_forms = sum(1 for e in every for n in sp.preorder_traversal(e)
+                                   if isinstance(n, sp.exp) and forms.get(n) and s in forms[n]
+                                   for m in sp.preorder_traversal(n) if m == s)
+        if total != occurrences_in_forms:
+            continue   # s also occurs outside an exponential of a linear form
+        q = math.lcm(*[int(sp.Rational(f[s]).q) for f in inside])
         E = sp.Dummy(f"exp_{s.name}", positive=True)
-        occurrences = sum(1 for e in every for n in sp.preorder_traversal(e) if n == s)
-        inside = sum(1 for n in uses for m in sp.preorder_traversal(n) if m == s)
-        if occurrences != inside:
-            continue   # s also occurs outside an exponential
-        for n in uses:
-            replace[n] = E ** int(n.args[0] / s)
-        lo, hi = sp.exp(d.start), sp.exp(d.end)
-        new_sets[s] = (E, sp.Interval(lo, hi, d.left_open, d.right_open))
-    extra = ()
-    numeric = [n for e in every for n in sp.preorder_traversal(e)
-               if n is sp.E or (isinstance(n, sp.exp) and n.args[0].is_Integer)]
-    if numeric:
-        # e is in [2718281828/10^9, 2718281829/10^9]; a fact shown for every value of a
-        # variable in that interval holds at e (exp(k) = e^k, exp(-1) = 1/e)
-        V = sp.Dummy("e", positive=True)
-        for m in numeric:
-            replace[m] = V if m is sp.E else V ** int(m.args[0])
-        extra = ((V, sp.Interval(sp.Rational(2718281828, 10 ** 9),
-                                 sp.Rational(2718281829, 10 ** 9))),)
-    if not new_sets and not extra:
+        variables[s] = (E, q, sp.Interval(sp.exp(d.start / q), sp.exp(d.end / q),
+                                          d.left_open, d.right_open))
+    V = sp.Dummy("e", positive=True)
+    used_e = [False]
+
+    def power_of_e(k):
+        used_e[0] = True
+        return V ** k
+
+    replace = {}
+    for n, f in forms.items():
+        if f is None or any(s not in variables for s in f if s is not sp.S.One):
+            continue
+        value = sp.S.One
+        for s, c in f.items():
+            if s is sp.S.One:
+                value *= power_of_e(int(c)) if c.is_Integer else sp.exp(c)
+            else:
+                E, q, _ = variables[s]
+                value *= E ** int(c * q)
+        replace[n] = value
+    for e in every:
+        for n in sp.preorder_traversal(e):
+            if n is sp.E:
+                replace[n] = power_of_e(1)
+    if not replace:
         return None
-    hypotheses = tuple((new_sets[s][0], new_sets[s][1]) if s in new_sets else (s, d)
-                       for s, d in domain.hypotheses) + extra
-    return expr.xreplace(replace), Domain(
-        hypotheses, tuple(c.xreplace(replace) for c in domain.constraints),
-        tuple(c.xreplace(replace) for c in domain.side_conditions))
+    hypotheses = tuple((variables[s][0], variables[s][2]) if s in variables else (s, d)
+                       for s, d in domain.hypotheses)
+    if used_e[0]:
+        hypotheses += ((V, sp.Interval(sp.Rational(2718281828, 10 ** 9),
+                                       sp.Rational(2718281829, 10 ** 9))),)
+    return expr.xreplace(replace), Domain(hypotheses,
+                                          tuple(c.xreplace(replace) for c in constraints),
+                                          tuple(c.xreplace(replace) for c in sides))
 
 
 # ------------------------------------------------------------------ 1. convexity
@@ -207,6 +281,8 @@ def _takes(F, g, x, closed: Domain) -> str:
         pass
 
     def resolve(e):
+        if isinstance(e, sp.Piecewise) and e.has(x):
+            return resolve(_branch_on_piece(e, x, closed))
         if isinstance(e, (sp.Max, sp.Min)) and e.has(x):
             args = [resolve(a) for a in e.args]
             for a in args:
@@ -221,11 +297,33 @@ def _takes(F, g, x, closed: Domain) -> str:
 
     try:
         resolved = resolve(F)
-    except _Open as exc:
+    except (_Open, ValueError) as exc:
         return str(exc)
-    if resolved.has(sp.Piecewise):
-        return "a Piecewise in the definition (no rule reads its branches here)"
     return "" if _equal(resolved, g, closed) else f"the definition is not {sp.sstr(g)} there"
+
+
+def _branch_on_piece(pw, x, closed: Domain):
+    """The branch of the Piecewise ``pw`` (in x) that is its value on the closed piece: its
+    condition holds and every earlier one fails inside the piece (confirmed facts), and at
+    the piece's two ends the Piecewise's own value is that branch's (the trusted equality:
+    a branch may start at an end).  ValueError when no branch is shown."""
+    piece_ends = [c for c in closed.side_conditions if c.has(x)]
+    lo = next((c.rhs for c in piece_ends if c.lhs == x and c.rel_op == ">="), sp.S.Zero)
+    hi = next((c.rhs for c in piece_ends if c.lhs == x and c.rel_op == "<="), sp.S.One)
+    inside = Domain(closed.hypotheses[:-1] + ((x, sp.Interval.open(0, 1)),),
+                    closed.constraints,
+                    tuple(c for c in closed.side_conditions if not c.has(x)) +
+                    tuple(c for c in (sp.Gt(x, lo), sp.Lt(x, hi)) if c is not sp.true))
+    for branch, condition in pw.args:
+        holds = condition is sp.true or _decided(condition, inside) is True
+        if holds:
+            for end in (lo, hi):
+                if not _equal(pw.xreplace({x: end}), branch.xreplace({x: end}), closed):
+                    raise ValueError(f"the Piecewise is not {sp.sstr(branch)} at x = {end}")
+            return branch
+        if _decided(condition, inside) is not False:
+            break
+    raise ValueError(f"which branch of {sp.sstr(pw)} applies on the piece is not shown")
 
 
 def _continuous(g, x, lo, hi, domain: Domain) -> str:
