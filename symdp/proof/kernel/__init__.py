@@ -1,45 +1,64 @@
 r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
 
 The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
-:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
-ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
+:func:`accept` -- ``accept(claim, certificate)``, the one door of every verdict that holds:
+the check cascade, the counting and induction stages and :mod:`symdp.proof.claims` all call
+it -- turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
+ENUMERATED_ON_RANGE) only after checking, itself (issues #19, #27):
 
+* **the claim** -- the certificate proves *this* :class:`~symdp.proof.certificates.Claim`
+  (the sides as written, the relation, the domain): its relation proves the claim's, and its
+  sides are the written ones or are shown equal to them by the kernel's own rules
+  (:mod:`.closed_forms`: the table of definitions, a conjugate checked by :mod:`.conjugate`,
+  SymPy's evaluation under the domain's assumptions compared at admissible points and by the
+  trusted equality); a closed form no rule checks is a hypothesis of the verdict, never
+  trusted.  A mapping must be a renaming, a box's main search of the claim's margin.  The
+  token (:class:`Acceptance`) carries the claim; :func:`require_bound` refuses a verdict whose
+  token is for another;
 * **declarations** -- every Symbol's own assumptions (``positive=True``...) hold on its stated
   set, else :class:`~symdp.core.errors.DerivationError` naming them (:func:`check_declarations`);
 * **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
   set must hold every admissible point, integer lattice included (part of an infinite set is
   ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
   changes of variables read here) and its integer tails must contain every parameter's set;
-* **definedness** -- both sides, as written, are defined on the whole domain (every
-  denominator non-zero, log argument positive, fractional power's base non-negative:
-  :func:`hazards`), each condition confirmed as a fact; else UNDECIDED naming it;
+* **definedness** -- both sides, as written (unfolded by the kernel's definitions), are
+  defined on the whole domain (:func:`hazards`), each condition confirmed as a fact; else
+  UNDECIDED naming it;
 * **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
   re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
-  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity;
+  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity,
+  signs by structure;
 * **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
   most 4096), and every leaf of a box certificate's search trees is replayed with the
   kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
   for expressions built from functions continuous where defined, defined on the domain.
 
-Modules: this one seals; :mod:`.definedness` lists where an expression is defined;
-:mod:`.deciders` confirms facts (and holds the trusted equality);
+Modules: this one seals; :mod:`.closed_forms` binds a written side to a certificate's;
+:mod:`.conjugate` checks a convex conjugate's closed form; :mod:`.definedness` lists where an
+expression is defined; :mod:`.deciders` confirms facts (and holds the trusted equality);
 :mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
 counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
 
-What the kernel trusts, and nothing else: SymPy's ``simplify`` (and ``diff``, ``factor``)
-for equalities of expressions defined on the domain, re-run here, never read from a
-certificate; SymPy's exact arithmetic on rationals and its set operations on intervals and
-ranges; python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's
-interval enclosures of the atoms z3 does not know; the ``enumerate`` definitions of
-Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments
-are still taken on the stage's word, named in the certificate's detail: a box search of a
-relation *reduced* by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed,
-the monotone maps of the reduction are not), and that a Piecewise margin takes one branch on
-each open piece between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces`
-(the leaves and the breakpoints themselves are checked here).  Every budget is counted in
-work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in seconds.
+The trusted base (:data:`TRUSTED_BASE`, enforced by the import contract ``trusted-base`` of
+pyproject.toml): this package (2881 lines), certificates, verdict and budgets (842),
+core's errors, special, counting, enumerable and sympy_fixes (920), the ball compiler with
+balls, ball_ops, ball_inverse and roots (1185): 5828 lines in all.  Beside it the kernel
+trusts: SymPy's ``simplify`` (and ``diff``, ``factor``, ``phi_normal_form``) for equalities of
+expressions defined on the domain, re-run here, never read from a certificate; SymPy's
+automatic evaluation under the domain's assumptions, its ``doit`` of its own ``Integral``,
+``Sum``, ``Product``, ``Limit``, ``Derivative`` included (compared with the written side at
+admissible points); SymPy's exact arithmetic on rationals and its set operations on intervals
+and ranges, with its known-wrong answers corrected (:mod:`symdp.core.sympy_fixes`);
+python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's interval
+enclosures of the atoms z3 does not know; the ``enumerate`` definitions of Enumerated atoms
+and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments are still taken
+on the stage's word, named in the certificate's detail: a box search of a relation *reduced*
+by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed, the monotone maps of
+the reduction are not), and that a Piecewise margin takes one branch on each open piece
+between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces` (the leaves and
+the breakpoints themselves are checked here).  Every budget is counted in work -- z3's
+``rlimit``, sub-boxes, leaves, points -- never in seconds.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
