@@ -164,7 +164,7 @@ class Claim:
 
 #: the rules by which a node of a written side may be replaced by a closed form; the kernel
 #: re-applies each (``symdp.proof.kernel.closed_forms``)
-UNFOLDING_RULES = ("definition", "conjugate", "derived")
+UNFOLDING_RULES = ("definition", "conjugate", "inverse", "derived")
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,8 @@ class Unfolding:
       trade-off formula, a mixture, ...; the kernel applies these without being told);
     * ``"conjugate"`` -- a convex conjugate whose ``evidence`` (a :class:`ConjugateEvidence`)
       the kernel checks: pieces, stationary points, slopes at the kinks;
+    * ``"inverse"`` -- the inverse ``f^{-1}(a) = inf{t : f(t) <= a}`` (Eq. 4) of a strictly
+      decreasing f, with an :class:`InverseEvidence` the kernel checks;
     * ``"derived"`` -- a closed form computed by symdp (``doit``) that no kernel rule checks:
       the kernel then seals a verdict only *under the hypothesis* that it is right.
     """
@@ -206,6 +208,23 @@ class ConjugateEvidence:
     function: sp.Basic
     variable: sp.Symbol
     y: sp.Basic
+    pieces: tuple = ()
+    branches: tuple = ()
+
+
+@dataclass(frozen=True)
+class InverseEvidence:
+    r"""Why :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}` (Dong, Roth, Su 2022,
+    Eq. 4), at the point ``a`` of a ``TradeOffAt(Inverse(function), a)``, has the closed form
+    ``Piecewise((h_1(a), a <= hi_1), ..., (h_m(a), True))``: ``pieces`` are f's ``(lo, hi,
+    g)`` in ``variable`` (consecutive, from 0 to 1), ``branches`` the inverse's pieces
+    ``(lo, hi, h, piece)`` in ``level`` -- h on ``[lo, hi]`` inverts f's piece of that index
+    (``None``: the constant 0, above f(0)) -- in increasing order of a
+    (:mod:`symdp.proof.kernel.conjugate`)."""
+
+    function: sp.Basic
+    variable: sp.Symbol
+    level: sp.Symbol
     pieces: tuple = ()
     branches: tuple = ()
 
@@ -421,7 +440,7 @@ def fraction(x) -> Fraction:
 
 
 __all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "CLAIM_RELATIONS", "Claim",
-           "UNFOLDING_RULES", "Unfolding", "ConjugateEvidence", "Certificate",
+           "UNFOLDING_RULES", "Unfolding", "ConjugateEvidence", "InverseEvidence", "Certificate",
            "StructuralCertificate", "SymbolicCertificate", "BoxSearch", "BoxCertificate",
            "FiniteCertificate", "ContinuityCertificate", "fraction", "ResidualNode", "CountingCertificate",
            "InductionCertificate"]

@@ -459,3 +459,56 @@ def test_signs_by_structure_are_right_and_modest():
     # Phi^-1(v) is real only for 0 < v < 1: on x in (0, 2), Phi^-1(1 - x) is not
     wide = Domain.of({x: sp.Interval.open(0, 2)})
     assert not conjugate.by_structure(Fact(sp.exp(PhiInv(1 - x)), "positive", "t", wide), wide)
+
+
+# ------------------------------------------------------------------ the inverse rule (Eq. 4)
+
+def test_the_inverses_of_the_symmetric_families_are_checked_and_proved():
+    mu = sp.Symbol("mu", positive=True)
+    for f in (Gaussian(mu), Laplace(mu)):
+        d = Derivation("sym", "f^-1 = f", "DRS 2022, Eq. 4", {mu: sp.Interval.open(0, 4),
+                                                             alpha: UNIT},
+                       (Step(Inverse(f)(alpha), "=", f(alpha), "symmetric"),))
+        r = check_derivation(d).steps[0]
+        assert r.holds_everywhere, (f, r.detail)
+
+
+def _flat_in_the_middle():
+    """f = 1 - 2t on [0, 1/4], 1/2 on [1/4, 1/2], 1 - t on [1/2, 1]: inf{t : f(t) <= 1/2} is
+    1/4 (exactly: f(1/4) = 1/2 and f > 1/2 before), but the branch h(a) = 1 - a that inverts
+    the last piece gives 1/2 at a = 1/2.  The evidence is right about everything except that
+    f is strictly decreasing."""
+    from symdp.proof.certificates import InverseEvidence
+
+    t = sp.Symbol("t", real=True)
+    quarter, half = sp.Rational(1, 4), sp.Rational(1, 2)
+    f = TradeOff(sp.Piecewise((1 - 2 * alpha, alpha <= quarter), (half, alpha <= half),
+                              (1 - alpha, True)))
+    assert min(Fraction(k, 1000) for k in range(1001)
+               if (1 - 2 * Fraction(k, 1000) if k <= 250 else Fraction(1, 2) if k <= 500
+                   else 1 - Fraction(k, 1000)) <= Fraction(1, 2)) == Fraction(1, 4)
+    s_, a_ = sp.Dummy("x", real=True), sp.Dummy("a", real=True)
+    pieces = ((0, quarter, 1 - 2 * s_), (quarter, half, half + 0 * s_), (half, 1, 1 - s_))
+    evidence = InverseEvidence(f, s_, a_, pieces, ((0, half, 1 - a_, 2), (half, 1, (1 - a_) / 2, 0)))
+    node = Inverse(f)(half)
+    claim = Claim(node, "=", half, Domain(()))
+    cert = StructuralCertificate(half, half, "=", "structural",
+                                 unfoldings=(Unfolding(node, half, "inverse", evidence),))
+    return claim, cert
+
+
+def test_an_inverse_of_a_function_that_is_not_strictly_decreasing_is_refused():
+    claim, cert = _flat_in_the_middle()
+    r = kernel.accept(claim, cert)
+    assert not r.holds_everywhere and "strictly decreasing" in r.detail
+
+
+def test_the_strict_decrease_check_is_load_bearing(monkeypatch):
+    claim, cert = _flat_in_the_middle()
+    assert not kernel.accept(claim, cert).holds_everywhere
+    real = conjugate._shown
+
+    def trusting(expr, prop, domain, source):
+        return "" if "strictly decreasing" in source else real(expr, prop, domain, source)
+    monkeypatch.setattr(conjugate, "_shown", trusting)
+    assert kernel.accept(claim, cert).holds_everywhere

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..assumptions import assumption_symbols
 import sympy as sp
 
-from ..certificates import ConjugateEvidence, Unfolding
+from ..certificates import ConjugateEvidence, InverseEvidence, Unfolding
 from ..kernel import closed_forms
 from .common import expand
 
@@ -33,8 +33,11 @@ def unfoldings_for(sides, hypotheses: dict) -> tuple:
             if closed == node:
                 continue
             evidence = conjugate_evidence(node, mapping)
-            out.append(Unfolding(node, closed, "conjugate" if evidence is not None else
-                                 "derived", evidence))
+            rule = "conjugate"
+            if evidence is None:
+                evidence, rule = inverse_evidence(node, mapping), "inverse"
+            out.append(Unfolding(node, closed, rule if evidence is not None else "derived",
+                                 evidence))
     return tuple(dict.fromkeys(out))
 
 
@@ -56,3 +59,35 @@ def conjugate_evidence(node, mapping):
                       sp.sympify(maximiser).xreplace(back), k, kind)
                      for value, condition, maximiser, k, kind in branches)
     return ConjugateEvidence(f, t, y, pieces, branches)
+
+
+def inverse_evidence(node, mapping):
+    """The :class:`InverseEvidence` of a ``TradeOffAt(Inverse(f), a)`` node whose f the
+    kernel can read and whose inverse's pieces invert f's pieces (None otherwise): f's pieces,
+    and each piece of ``Inverse(f)`` with the index of the piece of f it inverts (matched by
+    its ends), built under the hypotheses' assumptions."""
+    if closed_forms.qualified_name(node) != closed_forms.TRADEOFF_AT or \
+            closed_forms.qualified_name(node.args[0]) != closed_forms.INVERSE:
+        return None
+    f = node.args[0].args[0]
+    if closed_forms.DEFINITIONS.get(closed_forms.qualified_name(f)) is None:
+        return None
+    back = {v: k for k, v in mapping.items()}
+    t, a = sp.Dummy("x", real=True), sp.Dummy("a", real=True)
+    try:
+        g = f.xreplace(mapping)
+        pieces = [(p.lo, p.hi, p.at(t)) for p in g.pieces() if p.lo != p.hi]
+        branches = []
+        for q in type(node.args[0])(g).pieces():
+            k = next((i for i, (lo, hi, h) in enumerate(pieces)
+                      if sp.simplify(q.hi - h.xreplace({t: lo})) == 0
+                      and sp.simplify(q.lo - h.xreplace({t: hi})) == 0), None)
+            if k is None and q.at(a) != 0:
+                return None
+            branches.append((q.lo, q.hi, q.at(a), k))
+    except (NotImplementedError, ValueError, TypeError, AttributeError):
+        return None
+    pieces = tuple(tuple(sp.sympify(e).xreplace(back) for e in piece) for piece in pieces)
+    branches = tuple((sp.sympify(lo).xreplace(back), sp.sympify(hi).xreplace(back),
+                      sp.sympify(h).xreplace(back), k) for lo, hi, h, k in branches)
+    return InverseEvidence(f, t, a, pieces, branches)

@@ -260,7 +260,7 @@ def renaming_error(mapping, sides) -> str:
 
 
 def _accept_symbolic(c: SymbolicCertificate, domain: Domain, claim: Claim) -> StepResult:
-    renamed = renaming_error(c.mapping, (c.lhs, c.rhs))
+    renamed = renaming_error(c.mapping, (c.lhs, c.rhs) + tuple(claim.sides))
     if renamed:
         return _refused(renamed, c.stage)
     # a second look at the relation itself at admissible points: a rewriting under the

@@ -40,6 +40,7 @@ from ..certificates import Domain, Fact, Unfolding
 
 TRADEOFF_AT = "symdp.tradeoff.base.TradeOffAt"
 CONJUGATE_AT = "symdp.tradeoff.base.ConjugateAt"
+INVERSE = "symdp.tradeoff.operators.Inverse"
 
 #: the words that end the hypothesis of a closed form no kernel rule checks
 UNCHECKED = "symdp's closed form, not checked by the kernel"
@@ -263,6 +264,13 @@ def _proposed(u: Unfolding, domain: Domain, hypotheses: list):
         value, why = checked_conjugate(u.node, u.evidence, domain)
         if why:
             raise Refusal(f"the conjugate {sp.sstr(u.node)}: {why}")
+        return value
+    if u.rule == "inverse":
+        from .conjugate import checked_inverse
+
+        value, why = checked_inverse(u.node, u.evidence, domain)
+        if why:
+            raise Refusal(f"the inverse {sp.sstr(u.node)}: {why}")
         return value
     if u.rule == "derived":
         hypotheses.append(f"{sp.sstr(u.node)} = {_short(u.closed_form)} ({UNCHECKED})")

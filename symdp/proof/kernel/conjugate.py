@@ -22,8 +22,12 @@ supremum is attained; the kernel checks, with f read from its *own* definition
 3. **each branch's value** is ``y x - g(x)`` (the trusted equality).
 
 Every fact is confirmed by the kernel's own :func:`~symdp.proof.kernel.confirm`.  The closed
-form the kernel then uses is the Piecewise of the checked branches.  Words or a value, never
-a verdict.
+form the kernel then uses is the Piecewise of the checked branches.
+
+The same pieces serve the rule for an **inverse** :math:`f^{-1}(a) = \inf\{t : f(t) \le a\}`
+(Eq. 4, :func:`checked_inverse`): f continuous and strictly decreasing with ``f(1) = 0``, each
+branch ``h`` of the closed form inverting its piece (``g(h(a)) = a``, ``h(a)`` in the piece).
+Words or a value, never a verdict.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import math
 import sympy as sp
 
 from ...core.special import Phi, PhiInv
-from ..certificates import ConjugateEvidence, Domain, Fact
+from ..certificates import ConjugateEvidence, Domain, Fact, InverseEvidence
 from . import closed_forms
 
 
@@ -150,7 +154,10 @@ def _shown(expr, prop: str, domain: Domain, source: str) -> str:
     that enters only through exponentials :math:`e^{c s}` (c an integer) replaced by the
     variable :math:`E = e^s` on the image of its set (``exp(-eps) = 1/E``: z3 then sees the
     rational function it is) --, else its text."""
-    fact = Fact(sp.sympify(expr), prop, source, domain)
+    expr = sp.sympify(expr)
+    if prop in ("negative", "nonpositive"):   # the mirror image: signs by structure read these
+        expr, prop = -expr, {"negative": "positive", "nonpositive": "nonnegative"}[prop]
+    fact = Fact(expr, prop, source, domain)
     if _confirm(fact, domain):
         return ""
     changed = _exponentials_as_variables(fact.expression, domain)
@@ -159,6 +166,20 @@ def _shown(expr, prop: str, domain: Domain, source: str) -> str:
         if _confirm(Fact(e, prop, source, d), d):
             return ""
     return f"{fact.text()} is not confirmed ({source})"
+
+
+def _rational_below(v):
+    """A rational at most v (v itself when rational; 0 and oo as they are)."""
+    if v.is_Rational or v in (sp.oo, -sp.oo):
+        return v
+    return sp.Rational(sp.floor(v * 10 ** 12), 10 ** 12)
+
+
+def _rational_above(v):
+    """A rational at least v (v itself when rational, oo as it is)."""
+    if v.is_Rational or v in (sp.oo, -sp.oo):
+        return v
+    return sp.Rational(sp.ceiling(v * 10 ** 12), 10 ** 12)
 
 
 def _linear(e, symbols):
@@ -181,11 +202,16 @@ def _exponentials_as_variables(expr, domain: Domain):
     [2.718281828, 2.718281829] (a fact shown for every value there holds at e).  z3 then sees
     the rational functions these are.  None when nothing is replaced."""
     intervals = {s: d for s, d in domain.hypotheses if isinstance(d, sp.Interval)}
+    exponents = [_linear(n.args[0], intervals)
+                 for e in (expr, *domain.constraints, *domain.side_conditions)
+                 for n in sp.preorder_traversal(e) if isinstance(n, sp.exp)]
+    candidates = {s for f in exponents if f for s in f if s is not sp.S.One}
 
-    def monotone(c):   # s REL t, linear, read through exp
+    def monotone(c):   # s REL t between exponents' symbols, linear: read through exp
         if isinstance(c, sp.core.relational.Relational) and c.rel_op != "!=" and \
-                _linear(c.lhs, intervals) is not None and _linear(c.rhs, intervals) is not None \
-                and (c.lhs - c.rhs).free_symbols:
+                (c.lhs - c.rhs).free_symbols and \
+                (c.lhs - c.rhs).free_symbols <= candidates and \
+                _linear(c.lhs, intervals) is not None and _linear(c.rhs, intervals) is not None:
             return c.func(sp.exp(c.lhs), sp.exp(c.rhs), evaluate=False)
         return c
 
@@ -207,8 +233,9 @@ def _exponentials_as_variables(expr, domain: Domain):
             continue   # s also occurs outside an exponential of a linear form
         q = math.lcm(*[int(sp.Rational(f[s]).q) for f in inside])
         E = sp.Dummy(f"exp_{s.name}", positive=True)
-        variables[s] = (E, q, sp.Interval(sp.exp(d.start / q), sp.exp(d.end / q),
-                                          d.left_open, d.right_open))
+        lo, hi = _rational_below(sp.exp(d.start / q)), _rational_above(sp.exp(d.end / q))
+        variables[s] = (E, q, sp.Interval(lo, hi, d.left_open and lo == sp.exp(d.start / q),
+                                          d.right_open and hi == sp.exp(d.end / q)))
     V = sp.Dummy("e", positive=True)
     used_e = [False]
 
@@ -405,6 +432,101 @@ def _branch_error(value, point, pieces, k, kind, x, y, region: Domain) -> str:
     if not _equal(value, y * point - g.xreplace({x: point}), region):
         return "the value is not y x - f(x) at the point"
     return ""
+
+
+# ------------------------------------------------------------------ the inverse (Eq. 4)
+
+def checked_inverse(node, evidence, domain: Domain):
+    r"""``(closed form, "")`` of ``node`` = ``TradeOffAt(Inverse(f), a)`` when ``evidence``
+    checks out on ``domain``, else ``(None, why)``.
+
+    :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}` (Dong, Roth, Su 2022, Eq. 4).  The
+    kernel reads f from its own definition and checks that it is continuous and *strictly*
+    decreasing on [0, 1] -- f is g on each closed piece, g continuous there, ``g' < 0`` inside
+    -- with ``f(1) = 0``; then for ``a < f(0)`` the infimum is the one t with ``f(t) = a``,
+    and 0 for ``a >= f(0)``.  Each branch ``h`` of the closed form on ``[lo, hi]`` (in a)
+    inverts its piece: ``lo``, ``hi`` are the piece's values at its ends, ``g(h(a)) = a``
+    inside (the trusted equality, after ``Phi^-1(Phi(u)) = u`` for a real u) and at both ends
+    (exact evaluation), and ``h(a)`` lies in the piece; the constant branch 0 starts at
+    f(0); the branches run from 0 to 1 in order."""
+    from . import closed_forms as cf
+
+    inverse, a0 = node.args if cf.qualified_name(node) == cf.TRADEOFF_AT else (None, None)
+    if inverse is None or cf.qualified_name(inverse) != cf.INVERSE or \
+            not isinstance(evidence, InverseEvidence) or evidence.function != inverse.args[0]:
+        return None, "the evidence is not about this inverse"
+    f, x, a = evidence.function, evidence.variable, evidence.level
+    if not all(isinstance(s, sp.Symbol) and s not in domain.sets and s not in a0.free_symbols
+               for s in (x, a)) or x == a:
+        return None, "the evidence's variables are not fresh symbols"
+    F = cf.function_definition(f, x)
+    if F is None:
+        return None, f"the kernel has no definition of {sp.sstr(f)}"
+    pieces = evidence.pieces
+    if not pieces or pieces[0][0] != 0 or pieces[-1][1] != 1:
+        return None, "the pieces do not run from 0 to 1"
+    for (_, hi, _), (lo, _, _) in zip(pieces, pieces[1:]):
+        if not _equal(hi, lo, domain):
+            return None, f"a piece ends at {hi} and the next starts at {lo}"
+    for lo, hi, g in pieces:
+        why = _takes(F, g, x, _on_piece(domain, x, lo, hi, open_=False)) or \
+            _continuous(g, x, lo, hi, domain) or \
+            _shown(sp.diff(g, x), "negative", _on_piece(domain, x, lo, hi, open_=True),
+                   "f strictly decreasing inside the piece")
+        if why:
+            return None, f"the piece [{lo}, {hi}]: {why}"
+    if not _equal(pieces[-1][2].xreplace({x: 1}), 0, domain):
+        return None, "f(1) is not 0"
+    f0 = pieces[0][2].xreplace({x: 0})
+    branches = evidence.branches
+    if not branches or branches[0][0] != 0 or branches[-1][1] != 1:
+        return None, "the inverse's pieces do not run from 0 to 1"
+    for (_, hi, _, _), (lo, _, _, _) in zip(branches, branches[1:]):
+        if not _equal(hi, lo, domain):
+            return None, f"an inverse piece ends at {hi} and the next starts at {lo}"
+    for lo, hi, h, k in branches:
+        why = _inverts(lo, hi, h, k, pieces, f0, x, a, domain)
+        if why:
+            return None, f"the inverse on [{lo}, {hi}]: {why}"
+    parts = [(h.xreplace({a: a0}), sp.Le(a0, hi)) for _, hi, h, _ in branches[:-1]]
+    parts.append((branches[-1][2].xreplace({a: a0}), sp.true))
+    return sp.Piecewise(*parts), ""
+
+
+def _inverts(lo, hi, h, k, pieces, f0, x, a, domain: Domain) -> str:
+    """"" when ``h`` on ``[lo, hi]`` (in a) is f^{-1} there; else why not."""
+    if k is None:   # above f(0) the infimum is t = 0
+        return "" if h == 0 and _equal(lo, f0, domain) else "the constant branch is not 0 from f(0)"
+    if not (isinstance(k, int) and 0 <= k < len(pieces)):
+        return "a branch names no piece"
+    p_lo, p_hi, g = pieces[k]
+    if not (_equal(lo, g.xreplace({x: p_hi}), domain) and
+            _equal(hi, g.xreplace({x: p_lo}), domain)):
+        return "its ends are not the piece's values at its ends"
+    inside = Domain(domain.hypotheses + ((a, sp.Interval.open(0, 1)),), domain.constraints,
+                    tuple(domain.side_conditions) + tuple(
+                        c for c in (sp.Gt(a, lo), sp.Lt(a, hi)) if c is not sp.true))
+    composed = _phi_pairs(phi_normal_form_of(g.xreplace({x: h})), inside)
+    if not _equal(composed, a, inside):
+        return "f(h(a)) = a is not shown"
+    for end in (lo, hi):
+        value = g.xreplace({x: h.xreplace({a: end})})
+        if value.has(sp.nan, sp.zoo) or not _equal(value, end, domain):
+            return f"f(h(a)) = a is not shown at a = {end}"
+    return _shown(h - p_lo, "nonnegative", inside, "h(a) in the piece") or \
+        _shown(p_hi - h, "nonnegative", inside, "h(a) in the piece")
+
+
+def phi_normal_form_of(e):
+    from ...core.special import phi_normal_form
+
+    return phi_normal_form(sp.expand(e)) if e.has(Phi, PhiInv) else e
+
+
+def _phi_pairs(e, domain: Domain):
+    r""":math:`\Phi^{-1}(\Phi(u)) = u` where u is real on the domain (:func:`_real`)."""
+    return e.replace(lambda n: isinstance(n, PhiInv) and isinstance(n.args[0], Phi) and
+                     _real(n.args[0].args[0], domain, 0), lambda n: n.args[0].args[0])
 
 
 # ------------------------------------------------------------------ signs by structure
