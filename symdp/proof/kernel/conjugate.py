@@ -206,6 +206,16 @@ def _exponentials_as_variables(expr, domain: Domain):
                  for e in (expr, *domain.constraints, *domain.side_conditions)
                  for n in sp.preorder_traversal(e) if isinstance(n, sp.exp)]
     candidates = {s for f in exponents if f for s in f if s is not sp.S.One}
+    grown = True
+    while grown:   # a linear condition tying a candidate to other parameters brings them in
+        grown = False
+        for c in (*domain.constraints, *domain.side_conditions):
+            if isinstance(c, sp.core.relational.Relational) and c.free_symbols & candidates \
+                    and not c.free_symbols <= candidates and c.free_symbols <= set(intervals) \
+                    and _linear(c.lhs, intervals) is not None \
+                    and _linear(c.rhs, intervals) is not None:
+                candidates |= c.free_symbols
+                grown = True
 
     def monotone(c):   # s REL t between exponents' symbols, linear: read through exp
         if isinstance(c, sp.core.relational.Relational) and c.rel_op != "!=" and \
