@@ -29,8 +29,7 @@ def rewritings():
     after identities of symdp's special functions that hold everywhere (Phi = erfc(-x/sqrt 2)/2,
     Phi(-x) = 1 - Phi(x)) -- trusted, with SymPy's simplify, for expressions defined on the
     domain."""
-    from ...core.special import to_erfc  # local: the proof package stays free of cycles
-    from ...tradeoff.solve import phi_normal_form
+    from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
     return {"simplify": sp.simplify,
             "simplify after Phi -> erfc": lambda d: sp.simplify(to_erfc(d)),
