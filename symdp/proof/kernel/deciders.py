@@ -92,12 +92,43 @@ def by_exact_points(fact: Fact, dom: Domain) -> str:
         point = dict(zip(sets, values))
         if not all(bool(c.xreplace(point)) for c in dom.conditions):
             continue
-        value = sp.nsimplify(fact.expression.xreplace(point).doit()) \
-            if not fact.expression.xreplace(point).is_Rational else fact.expression.xreplace(point)
-        if not holds_exactly(sp.simplify(value), fact.property):
+        value = exact_or_ball(fact.expression.xreplace(point), fact.property)
+        if value is None:
             return ""
         count += 1
     return f"exact evaluation at all {count} points"
+
+
+#: the precisions (bits) at which a ball must decide a value that is not an exact rational
+POINT_BITS = (128, 256)
+
+
+def exact_or_ball(value, prop: str):
+    """Does the closed number ``value`` have ``prop``?  True when shown, None when not.
+
+    Exact first: ``doit()``, then SymPy's exact arithmetic (and the trusted ``simplify``) to a
+    Rational.  Never a numeric guess (``nsimplify`` would read ``n + exp(-40)`` as the integer
+    n): a value that is not an exact rational is decided by Arb balls, at both
+    :data:`POINT_BITS` precisions, for a sign only -- integrality and ``= 0`` need the exact
+    rational."""
+    if not value.is_Rational:
+        value = value.doit()
+    if not value.is_Rational:
+        value = sp.simplify(value)
+    if value.is_Rational:
+        return True if holds_exactly(value, prop) else None
+    if prop in ("integer", "zero") or value.free_symbols or value.has(sp.nan, sp.zoo):
+        return None
+    from ...numeric.ball_compiler import evaluate_ball
+
+    test = {"positive": lambda b: b > 0, "nonnegative": lambda b: b >= 0,
+            "negative": lambda b: b < 0, "nonpositive": lambda b: b <= 0,
+            "nonzero": lambda b: not b.contains(0)}[prop]
+    for bits in POINT_BITS:
+        b = evaluate_ball(value, {}, bits=bits)
+        if not (b.is_finite() and test(b)):
+            return None
+    return True
 
 
 def by_z3(fact: Fact, dom: Domain) -> str:
@@ -111,13 +142,16 @@ def z3_decide(fact: Fact, dom: Domain):
 
     names = {}
     sets = dom.sets
-    for s in sorted(fact.expression.free_symbols |
-                    set().union(*[c.free_symbols for c in dom.conditions]), key=sp.default_sort_key):
+    for i, s in enumerate(sorted(fact.expression.free_symbols |
+                                 set().union(*[c.free_symbols for c in dom.conditions]),
+                                 key=symbol_order)):
         if s not in sets:
             return False, None
-        # an integer parameter is an Int seen as a Real: / is then division, not floor division
-        names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
-            else z3.Real(s.name)
+        # an integer parameter is an Int seen as a Real: / is then division, not floor division;
+        # one z3 constant per Symbol object (z3_name), never per name: two Symbols called x
+        # (declared positive and real) are two parameters
+        names[s] = z3.ToReal(z3.Int(z3_name(s, i))) if sets[s].is_subset(sp.S.Integers) is True \
+            else z3.Real(z3_name(s, i))
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     for s, v in names.items():
@@ -155,6 +189,20 @@ def z3_decide(fact: Fact, dom: Domain):
     return False, point
 
 
+def symbol_order(symbol):
+    """A fixed order of Symbols, also of two with one name (their assumptions break the
+    tie): z3's search, and what it decides within its rlimit, depends on the order."""
+    return (sp.default_sort_key(symbol), sorted(symbol.assumptions0.items()))
+
+
+def z3_name(symbol, index: int) -> str:
+    """The z3 name of the ``index``-th constant of one query: ``name#index``.  Indices are
+    distinct within a query (parameters and atoms share one count), so two constants never
+    share a name -- whatever the Symbols are called (two Symbols named ``x``, a parameter
+    named ``atom_0`` or ``x#1``, a Dummy): the text after the last ``#`` is the index."""
+    return f"{getattr(symbol, 'name', symbol)}#{index}"
+
+
 def _z3_term(e, names, z3, atoms=None):
     if e in names:
         return names[e]
@@ -170,7 +218,7 @@ def _z3_term(e, names, z3, atoms=None):
         return power if e.exp >= 0 else 1 / power
     if atoms is not None and e.free_symbols and e.is_real is not False:
         if e not in atoms:
-            atoms[e] = z3.Real(f"atom_{len(atoms)}")
+            atoms[e] = z3.Real(z3_name("atom", len(names) + len(atoms)))
         return atoms[e]
     raise ValueError(f"outside z3's fragment: {type(e).__name__}")
 
@@ -336,8 +384,8 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
     sets = domain.sets
     # names and assertions in a fixed order (never from id() or set order): z3's search, and
     # so what it decides within its rlimit, depends on them
-    names = {s: z3.Real(f"{s.name}_{i}")
-             for i, s in enumerate(sorted(symbols, key=sp.default_sort_key))}
+    names = {s: z3.Real(z3_name(s, i))
+             for i, s in enumerate(sorted(symbols, key=symbol_order))}
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     try:

@@ -113,10 +113,10 @@ def coordinates(box) -> list[Coordinate]:
             out.append(Coordinate(r, t, Fraction(0), Fraction(1), r.lo + (r.hi - r.lo) * t, False))
             continue
         if r.bounded:
-            lo = _to_fraction(r.lo)
-            hi = _to_fraction(r.hi)
-            if r.integer:
-                lo, hi = Fraction(_ceil(lo)), Fraction(_floor(hi))
+            if r.integer:   # the integers of [lo, hi], exactly (an irrational end too)
+                lo, hi = Fraction(int(sp.ceiling(r.lo))), Fraction(int(sp.floor(r.hi)))
+            else:
+                lo, hi = _to_fraction(r.lo), _to_fraction(r.hi)
             out.append(Coordinate(r, r.symbol, lo, hi, None, r.integer))
             continue
         t = sp.Symbol(f"t_{r.symbol.name}", nonnegative=True)
@@ -130,7 +130,6 @@ def coordinates(box) -> list[Coordinate]:
 
 
 def _to_fraction(x) -> Fraction:
-    x = sp.nsimplify(x) if not x.is_Rational else x
     if not x.is_Rational:
         raise InvalidParameterError(f"box bounds must be rational; got {x}")
     return Fraction(int(x.p), int(x.q))
@@ -308,7 +307,6 @@ def _sub_box_text(coords, box) -> dict:
 def _short(v) -> str:
     if v in (sp.oo, -sp.oo):
         return _end_text(v)
-    v = sp.nsimplify(v) if not v.is_Rational else v
     if v.is_Rational and v.q <= 10 ** 6:
         return str(v)
     return str(sp.N(v, 12))
