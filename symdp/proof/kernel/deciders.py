@@ -307,6 +307,8 @@ def _z3_membership(v, d, z3):
         return z3.And(parts) if parts else z3.BoolVal(True)
     if isinstance(d, sp.Intersection):
         return z3.And([_z3_membership(v, a, z3) for a in d.args if a != sp.S.Integers])
+    if isinstance(d, sp.Union):   # a set with holes: a point is in one of its parts
+        return z3.Or([_z3_membership(v, a, z3) for a in d.args])
     if isinstance(d, sp.Interval):
         parts = []
         if d.start.is_finite:

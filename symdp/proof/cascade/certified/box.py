@@ -65,8 +65,9 @@ MAX_DIMENSION = 3
 # ------------------------------------------------------------------ boxes
 
 def range_from_domain(symbol, domain: sp.Set, integer: bool) -> Range | None:
-    """The closure of an Interval/Range domain as a :class:`Range` (None for other sets)."""
-    if isinstance(domain, (sp.Interval, sp.Range)) or (integer and domain.is_subset(sp.S.Integers)):
+    """The closure of an Interval/Range domain as a :class:`Range` (None for other sets: a
+    union with holes is never replaced by its hull, where a point of a hole would refute)."""
+    if isinstance(domain, (sp.Interval, sp.Range)):
         lo, hi = domain.inf, domain.sup
         if not (lo.is_number and hi.is_number):
             return None
