@@ -232,9 +232,32 @@ def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
     leaf by leaf (:func:`.replay.replay_search`), then the facts."""
     def claim(q):
         return q.piece_of or (q.lhs, q.relation, q.rhs)
-    main = [q for q in c.searches if claim(q) == claim(c.searches[0])] if c.searches else []
+    # the main claim: the certificate's own, or the relation its reduction's monotone maps
+    # give, re-derived here with the maps' side conditions (issue #27, item 3)
+    needed, target = [], (c.lhs, c.relation, c.rhs)
+    if c.reduction:
+        reduced = replay.reduction(c.lhs, c.relation, c.rhs, c.reduction, domain)
+        if isinstance(reduced, str):
+            return _refused(reduced, c.stage)
+        target, needed = reduced
+    main = [q for q in c.searches if claim(q) == target]
+    if not main:
+        return _refused("no search of the claim" + (" as reduced" if c.reduction else ""),
+                        c.stage)
     if len(main) > 1 and not all(q.piece_of and len(q.coordinates) == 1 for q in main):
         return _refused("several searches of one claim that are not its pieces", c.stage)
+    for fact in needed:   # each confirmed, or the claim of a search that covers the domain
+        q = replay.searched_fact(fact, c.searches)
+        if q is None and not confirm(fact, domain):
+            return _refused(f"the side condition {fact.text()} ({fact.source}) is not "
+                            "confirmed", c.stage)
+        if q is not None:
+            have = replay.covered(q)
+            sets = domain.sets
+            if any(have.get(s) is None or sets.get(s) is None or
+                   sets[s].is_subset(have[s]) is not True for s in fact.expression.free_symbols):
+                return _refused(f"the search of the side condition {fact.text()} does not "
+                                "cover the domain", c.stage)
     covered = {}
     for q in main:
         for symbol, have in replay.covered(q).items():
@@ -337,7 +360,7 @@ def confirm(fact: Fact, domain: Domain) -> str:
     if not fact.source.startswith("definedness") and defined_on((fact.expression,), dom):
         return ""   # a fact about an expression not defined on its whole domain
     for method in (deciders.by_exact_points, deciders.by_z3, deciders.by_balls,
-                   deciders.by_choose_pos):
+                   deciders.by_choose_pos, deciders.by_integer_structure):
         try:
             how = method(fact, dom)
         except Exception:  # noqa: BLE001 - a method that cannot run does not confirm

@@ -229,6 +229,8 @@ def _enclosure(e, hull):
     import mpmath
     from mpmath import iv
 
+    from ...core.special import Phi
+
     def ev(e):
         if e in hull:
             lo, hi = hull[e]
@@ -254,6 +256,17 @@ def _enclosure(e, hull):
         unary = {sp.exp: iv.exp, sp.log: iv.log, sp.erf: iv.erf, sp.erfc: iv.erfc}
         if type(e) in unary:
             return unary[type(e)](ev(e.args[0]))
+        bounded = _bounded_range(e, iv)
+        if bounded is not None:   # a function with a bounded range: its range, at worst
+            try:
+                inner = ev(e.args[0])
+                if isinstance(e, Phi):
+                    value = iv.erfc(-inner / iv.sqrt(2)) / 2
+                    if mpmath.isfinite(value.a) and mpmath.isfinite(value.b):
+                        return iv.mpf([max(value.a, 0), min(value.b, 1)])
+            except Exception:  # noqa: BLE001 - the argument has no enclosure: the range
+                pass
+            return bounded
         raise ValueError(type(e).__name__)
 
     def exact(x):
@@ -273,6 +286,22 @@ def _enclosure(e, hull):
     finally:
         iv.prec = saved
     return lo, hi
+
+
+def _bounded_range(e, iv):
+    """The range of a function bounded on the reals, as an interval (None: not one of them):
+    Phi in [0, 1], erf and sin, cos, tanh in [-1, 1], erfc in [0, 2], atan in [-pi/2, pi/2]."""
+    from ...core.special import Phi
+
+    if isinstance(e, Phi):
+        return iv.mpf([0, 1])
+    if isinstance(e, (sp.erf, sp.sin, sp.cos, sp.tanh)):
+        return iv.mpf([-1, 1])
+    if isinstance(e, sp.erfc):
+        return iv.mpf([0, 2])
+    if isinstance(e, sp.atan):
+        return iv.mpf([-2, 2])
+    return None
 
 
 def _iv_end(v, iv):
@@ -408,6 +437,35 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
     return solver.check() == z3.unsat
 
 
+def integer_by_structure(e, dom: Domain) -> bool:
+    """``e`` is an integer at every point of ``dom`` by its structure: integer literals and
+    parameters whose set is integers, closed under ``+``, ``*``, powers with a non-negative
+    integer exponent (z3), ``binomial`` of integers (an integer also for a negative upper
+    argument) and ``factorial`` of a non-negative integer (z3)."""
+    sets = dom.sets
+    if e.is_Integer:
+        return True
+    if e.is_Symbol:
+        return e in sets and sets[e].is_subset(sp.S.Integers) is True
+    if isinstance(e, (sp.Add, sp.Mul)):
+        return all(integer_by_structure(a, dom) for a in e.args)
+    if isinstance(e, sp.Pow):
+        return integer_by_structure(e.base, dom) and integer_by_structure(e.exp, dom) and \
+            (bool(e.exp.is_Integer and e.exp >= 0) or real_z3_entails(dom, (), e.exp, ">="))
+    if isinstance(e, sp.binomial):
+        return all(integer_by_structure(a, dom) for a in e.args)
+    if isinstance(e, sp.factorial):
+        return integer_by_structure(e.args[0], dom) and \
+            real_z3_entails(dom, (), e.args[0], ">=")
+    return False
+
+
+def by_integer_structure(fact: Fact, dom: Domain) -> str:
+    if fact.property == "integer" and integer_by_structure(fact.expression, dom):
+        return "integer by its structure (integer parameters, +, *, powers, binomials)"
+    return ""
+
+
 def by_choose_pos(fact: Fact, dom: Domain) -> str:
     """Products and powers of binomials C(m, K) with 0 <= K <= m (Mathlib ``Nat.choose_pos``)
     and factorials x! with x >= 0 (``Nat.factorial_pos``) are positive; the bounds are
@@ -441,11 +499,16 @@ def undefined_at(sides, domain: Domain) -> str:
     """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
     found): a hazard that z3 refutes with a point at which the expression really is
     undefined (checked exactly)."""
-    from .definedness import hazards   # the kernel's own list of definedness conditions
+    from .definedness import NoRule, hazards   # the kernel's own definedness conditions
 
     for name, side in zip(("lhs", "rhs"), sides):
-        for fact in hazards(side, domain=domain):
-            if fact.source != "definedness":
+        try:
+            facts = hazards(side, domain=domain)
+        except NoRule:
+            continue   # no rule: the kernel refuses the step later, naming the node
+        for fact in facts:
+            if not fact.source.startswith("definedness") or \
+                    fact.source.startswith("definedness: exponent"):
                 continue   # b**k undefined at b = 0 only for some k: not named as a point
             dom = domain_of(fact, domain)
             try:

@@ -619,6 +619,15 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
         result.monotone += piece.monotone
         result.searches += [dataclasses.replace(q, piece_of=(lhs, relation, rhs))
                             for q in piece.searches]
+        if piece.status == "refuted" and piece.counterexample is not None:
+            # the branch fails inside the piece: a counterexample of the claim only where the
+            # claim's own margin, at the exact point, is certified to fail
+            point = sp.Rational(piece.counterexample["point"][x.name])
+            if sign_at(margin, x, point, strict) is False:
+                piece.box, piece.coordinates = tuple(box), tuple(coords)
+                piece.seconds = time.perf_counter() - start
+                return piece
+            return None
         if piece.status != "certified":
             return None
         m = piece.smallest_margin

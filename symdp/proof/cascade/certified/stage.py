@@ -343,7 +343,8 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
                           smallest_margin=_margin(main),
                           pieces=tuple(p for _, r in results for p in r.pieces),
                           facts=tuple(facts), detail=_box_detail(reduction, results),
-                          searches=tuple(q for _, r in results for q in r.searches))
+                          searches=tuple(q for _, r in results for q in r.searches),
+                          reduction=tuple(reduction.moves))
 
 
 def _uncovered(ranges, hypotheses) -> str:
