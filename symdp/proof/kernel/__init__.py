@@ -10,16 +10,23 @@ ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
   set must hold every admissible point, integer lattice included (part of an infinite set is
   ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
   changes of variables read here) and its integer tails must contain every parameter's set;
-* **definedness** -- both sides, as written, are defined on the whole domain (every
-  denominator non-zero, log argument positive, fractional power's base non-negative:
-  :func:`hazards`), each condition confirmed as a fact; else UNDECIDED naming it;
+* **definedness** -- both sides, as written, are defined on the whole domain, deny by
+  default (:mod:`.definedness`: every node is total, partial with a rule -- denominators,
+  logs, fractional powers, PhiInv, factorial/gamma poles, asin, tan, symdp's values, finite
+  sums, Gaussian-tailed integrals, infinities -- or refused by name), each condition
+  confirmed as a fact; else UNDECIDED naming it;
 * **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
   re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
   (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity;
 * **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
   most 4096), and every leaf of a box certificate's search trees is replayed with the
-  kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
-  for expressions built from functions continuous where defined, defined on the domain.
+  kernel's own balls (:mod:`.replay`); the monotone maps of a *reduced* relation are
+  re-derived from the claim with every side condition confirmed (:func:`.replay.reduction`),
+  and the branch a Piecewise/Max/Min/Abs takes on each open piece between exact breakpoints
+  is re-derived (exact or Arb signs at the midpoint, no root of a switching function inside
+  the piece: :func:`.replay.piece_branch`); continuity of a trade-off function's piece is
+  accepted for expressions built from functions continuous where defined, defined on the
+  domain.
 
 Modules: this one seals; :mod:`.definedness` lists where an expression is defined;
 :mod:`.deciders` confirms facts (and holds the trusted equality);
@@ -31,13 +38,12 @@ for equalities of expressions defined on the domain, re-run here, never read fro
 certificate; SymPy's exact arithmetic on rationals and its set operations on intervals and
 ranges; python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's
 interval enclosures of the atoms z3 does not know; the ``enumerate`` definitions of
-Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments
-are still taken on the stage's word, named in the certificate's detail: a box search of a
-relation *reduced* by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed,
-the monotone maps of the reduction are not), and that a Piecewise margin takes one branch on
-each open piece between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces`
-(the leaves and the breakpoints themselves are checked here).  Every budget is counted in
-work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in seconds.
+Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  No stage argument
+of the certified stage is taken on the stage's word: the reductions of
+:mod:`symdp.proof.cascade.certified.reduce` and the pieces of
+:mod:`~symdp.proof.cascade.certified.pieces` are re-derived here (issue #27, item 3).  Every
+budget is counted in work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in
+seconds.
 """
 
 from __future__ import annotations
