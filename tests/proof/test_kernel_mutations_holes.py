@@ -89,7 +89,7 @@ def _old_exact_or_ball(value, prop):
     """The old decider: a numeric guess (nsimplify) of the value, then exact arithmetic."""
     value = sp.nsimplify(value.doit())
     value = sp.simplify(value)
-    return True if value.is_Rational and deciders.holds_exactly(value, prop) else None
+    return "exact" if value.is_Rational and deciders.holds_exactly(value, prop) else None
 
 
 def test_a_value_is_never_guessed_to_be_an_integer(monkeypatch):
@@ -224,3 +224,31 @@ def test_an_integer_domain_keeps_its_holes(monkeypatch):
                 for s, d in domains.items()}
     monkeypatch.setattr(step_cli, "integer_domains", hull_domains)
     assert verdict()[1] is Verdict.REFUTED
+
+
+# ------------------------------------------------------------------ interval enclosures for z3
+
+def _unsigned_end(v):
+    """The old reading of an enclosure's end: mpmath's ``man_exp``, which drops the sign."""
+    v = mpmath.mpf(v)
+    if not mpmath.isfinite(v):
+        return None
+    man, exp = v.man_exp
+    return F(int(man)) * F(2) ** int(exp)
+
+
+def test_an_enclosure_keeps_the_sign_of_its_ends(monkeypatch):
+    """log(x) + x y > 0 on x in [1/2, 3/4], y in [0, 1]: false at x = 1/2, y = 0 (log(1/2) <
+    0).  z3 bounds the atom log(x) by its interval enclosure [-0.694, -0.287]; read without
+    the signs the enclosure is empty, z3 finds no counterexample and the false fact is
+    "confirmed" (a hole of the kernel before issue #27)."""
+    y = sp.Symbol("y", real=True)
+    with mpmath.workdps(50):
+        assert mpmath.log(mpmath.mpf(1) / 2) < 0
+    lhs = sp.log(x) + x * y
+    cert = SymbolicCertificate(lhs, sp.S.Zero, ">", "symbolic", "simplify", lhs)
+    domain = Domain.of({x: sp.Interval(sp.Rational(1, 2), sp.Rational(3, 4)),
+                        y: sp.Interval(0, 1)})
+    assert not kernel.accept(cert, domain).holds_everywhere
+    monkeypatch.setattr(deciders, "_exact_end", _unsigned_end)
+    assert kernel.accept(cert, domain).verdict is Verdict.PROVED

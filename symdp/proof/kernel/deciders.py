@@ -87,15 +87,19 @@ def by_exact_points(fact: Fact, dom: Domain) -> str:
         size *= len(d)
     if size > FINITE_POINTS:
         return ""
-    count = 0
+    count, balls = 0, 0
     for values in itertools.product(*[list(d) for d in sets.values()]):
         point = dict(zip(sets, values))
         if not all(bool(c.xreplace(point)) for c in dom.conditions):
             continue
-        value = exact_or_ball(fact.expression.xreplace(point), fact.property)
-        if value is None:
+        how = exact_or_ball(fact.expression.xreplace(point), fact.property)
+        if how is None:
             return ""
         count += 1
+        balls += how == "balls"
+    if balls:
+        return (f"evaluation at all {count} points ({count - balls} exactly, {balls} by Arb "
+                f"balls at {' and '.join(map(str, POINT_BITS))} bits)")
     return f"exact evaluation at all {count} points"
 
 
@@ -104,7 +108,8 @@ POINT_BITS = (128, 256)
 
 
 def exact_or_ball(value, prop: str):
-    """Does the closed number ``value`` have ``prop``?  True when shown, None when not.
+    """Does the closed number ``value`` have ``prop``?  How it was shown (``"exact"``,
+    ``"balls"``), or None when not.
 
     Exact first: ``doit()``, then SymPy's exact arithmetic (and the trusted ``simplify``) to a
     Rational.  Never a numeric guess (``nsimplify`` would read ``n + exp(-40)`` as the integer
@@ -116,7 +121,7 @@ def exact_or_ball(value, prop: str):
     if not value.is_Rational:
         value = sp.simplify(value)
     if value.is_Rational:
-        return True if holds_exactly(value, prop) else None
+        return "exact" if holds_exactly(value, prop) else None
     if prop in ("integer", "zero") or value.free_symbols or value.has(sp.nan, sp.zoo):
         return None
     from ...numeric.ball_compiler import evaluate_ball
@@ -128,7 +133,7 @@ def exact_or_ball(value, prop: str):
         b = evaluate_ball(value, {}, bits=bits)
         if not (b.is_finite() and test(b)):
             return None
-    return True
+    return "balls"
 
 
 def by_z3(fact: Fact, dom: Domain) -> str:
@@ -269,23 +274,29 @@ def _enclosure(e, hull):
             return bounded
         raise ValueError(type(e).__name__)
 
-    def exact(x):
-        x = mpmath.mpf(x)
-        if not mpmath.isfinite(x):
-            return None
-        man, exp = x.man_exp
-        return Fraction(int(man)) * (Fraction(2) ** int(exp))
-
     saved = iv.prec
     try:
         iv.prec = 96   # scoped: restored below (mpmath's iv context has no workprec)
         value = ev(e)
-        lo, hi = exact(value.a), exact(value.b)
+        lo, hi = _exact_end(value.a), _exact_end(value.b)
     except Exception:  # noqa: BLE001 - no enclosure: the atom stays unbounded
         return None, None
     finally:
         iv.prec = saved
     return lo, hi
+
+
+def _exact_end(x):
+    """An end of an mpmath interval as an exact Fraction, with its sign (None: infinite).
+    (mpmath's ``man_exp`` is the mantissa without its sign: an end -0.69 read as +0.69 made
+    the enclosure of a negative atom empty, and z3 then "proved" anything about it.)"""
+    import mpmath
+
+    x = mpmath.mpf(x)
+    if not mpmath.isfinite(x):
+        return None
+    p, q = mpmath.libmp.to_rational(x._mpf_)
+    return Fraction(int(p), int(q))
 
 
 def _bounded_range(e, iv):
