@@ -252,3 +252,24 @@ def test_an_enclosure_keeps_the_sign_of_its_ends(monkeypatch):
     assert not kernel.accept(cert, domain).holds_everywhere
     monkeypatch.setattr(deciders, "_exact_end", _unsigned_end)
     assert kernel.accept(cert, domain).verdict is Verdict.PROVED
+
+
+def test_the_range_decider_confirms_only_what_the_open_range_gives(monkeypatch):
+    """Phi(u) lies in (0, 1) for every real u: ``1 - Phi(mu/2) > 0`` is confirmed; the false
+    ``Phi(mu) - 1/2 > 0`` on mu in [-1, 1] (Phi(0) = 1/2, mpmath) is not -- with Phi's range
+    read as the mutant's (1/2, 1) it would be, and the kernel would seal a false step."""
+    from symdp.core.special import Phi
+
+    mu = sp.Symbol("mu", real=True)
+    with mpmath.workdps(50):
+        assert mpmath.ncdf(0) == mpmath.mpf(1) / 2
+    domain = Domain.of({mu: sp.Interval(-1, 1)})
+    from symdp.proof.certificates import Fact
+
+    assert deciders.by_function_range(Fact(1 - Phi(mu / 2), "positive"), domain)
+    lhs = Phi(mu) - sp.Rational(1, 2)
+    cert = SymbolicCertificate(lhs, sp.S.Zero, ">", "symbolic", "simplify", lhs)
+    assert not kernel.accept(cert, domain).holds_everywhere
+    ranges = deciders._open_ranges()
+    monkeypatch.setattr(deciders, "_open_ranges", lambda: {**ranges, Phi: (sp.S.Half, 1)})
+    assert kernel.accept(cert, domain).verdict is Verdict.PROVED

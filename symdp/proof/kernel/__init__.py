@@ -366,7 +366,8 @@ def confirm(fact: Fact, domain: Domain) -> str:
     if not fact.source.startswith("definedness") and defined_on((fact.expression,), dom):
         return ""   # a fact about an expression not defined on its whole domain
     for method in (deciders.by_exact_points, deciders.by_z3, deciders.by_balls,
-                   deciders.by_choose_pos, deciders.by_integer_structure):
+                   deciders.by_choose_pos, deciders.by_integer_structure,
+                   deciders.by_function_range):
         try:
             how = method(fact, dom)
         except Exception:  # noqa: BLE001 - a method that cannot run does not confirm

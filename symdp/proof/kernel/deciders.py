@@ -471,6 +471,42 @@ def integer_by_structure(e, dom: Domain) -> bool:
     return False
 
 
+def _open_ranges():
+    """Functions of one real argument and the open interval their values lie in, for every
+    finite real argument: Phi in (0, 1), erf and tanh in (-1, 1), erfc in (0, 2), exp in
+    (0, oo), atan in (-pi/2, pi/2) (written (-2, 2))."""
+    from ...core.special import Phi
+
+    return {Phi: (0, 1), sp.erf: (-1, 1), sp.tanh: (-1, 1), sp.erfc: (0, 2),
+            sp.exp: (0, sp.oo), sp.atan: (-2, 2)}
+
+
+def by_function_range(fact: Fact, dom: Domain) -> str:
+    """``a + b F(u)`` (a, b rational, F of :func:`_open_ranges`, u real -- the argument of an
+    expression defined on the domain) has every value in the open ``a + b (lo, hi)``: the
+    fact holds when all of that interval has its sign (``1 - Phi(u) > 0``)."""
+    if fact.property not in ("positive", "nonnegative", "negative", "nonpositive", "nonzero"):
+        return ""
+    e = sp.expand(fact.expression)
+    ranges = _open_ranges()
+    atoms = [a for a in e.atoms(sp.Function) if type(a) in ranges and a.args[0].is_real]
+    if len(atoms) != 1:
+        return ""
+    t = sp.Dummy("t")
+    linear = e.xreplace({atoms[0]: t})
+    if linear.free_symbols - {t} or not linear.is_polynomial(t) or sp.degree(linear, t) != 1:
+        return ""
+    a, b = linear.coeff(t, 0), linear.coeff(t, 1)
+    if not (a.is_Rational and b.is_Rational):
+        return ""
+    lo, hi = ranges[type(atoms[0])]
+    e1, e2 = a + b * sp.sympify(lo), a + b * sp.sympify(hi)
+    low, high = (e1, e2) if bool(e1 <= e2) else (e2, e1)
+    holds = {"positive": low >= 0, "nonnegative": low >= 0, "negative": high <= 0,
+             "nonpositive": high <= 0, "nonzero": low >= 0 or high <= 0}[fact.property]
+    return f"the open range of {type(atoms[0]).__name__} on the reals" if bool(holds) else ""
+
+
 def by_integer_structure(fact: Fact, dom: Domain) -> str:
     if fact.property == "integer" and integer_by_structure(fact.expression, dom):
         return "integer by its structure (integer parameters, +, *, powers, binomials)"
