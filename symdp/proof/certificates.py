@@ -313,7 +313,10 @@ class BoxCertificate(Certificate):
     ``bits`` the precision; ``sub_boxes``/``monotone`` the work done; ``smallest_margin`` the
     certified lower bound; ``pieces`` the exact breakpoints the Piecewise branches were cut
     at (branch decisions); ``facts`` what the search took from elsewhere (a reduction's
-    conclusion); ``searches`` the search trees (:class:`BoxSearch`) the kernel replays."""
+    conclusion); ``searches`` the search trees (:class:`BoxSearch`) the kernel replays.
+    ``reduction``: the monotone maps that turned the claim into the relation searched
+    (:mod:`symdp.proof.cascade.certified.reduce`), per map ``(name, *arguments)``; the kernel
+    re-derives the reduced relation and every side condition of every map."""
 
     coordinates: tuple = ()
     tails: tuple = ()
@@ -325,7 +328,7 @@ class BoxCertificate(Certificate):
     facts: tuple = ()
     detail: str = ""
     searches: tuple = ()
-    reduced_to: tuple = ()
+    reduction: tuple = ()
 
 
 @dataclass(frozen=True)

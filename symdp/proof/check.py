@@ -50,7 +50,8 @@ from .assumptions import assumption_symbols
 from .verdict import StepResult, Verdict
 # the stages, one module each (imported here by the modules and tests that used to find
 # them in this one)
-from .budgets import SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, HangGuardHit, hang_guard
+from .budgets import (SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, STEP_MEMORY, HangGuardHit,
+                      MemoryBudgetHit, hang_guard, memory_guard)
 from .cascade.common import DEFAULT_DPS, DEFAULT_POINTS, expand
 from .cascade.domain import undefined_on_domain
 from .cascade.counterexample import counterexample_stage
@@ -313,9 +314,16 @@ def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = D
         try:
             with hang_guard(hang_guard_seconds) as armed:
                 try:
-                    result = check_step(step, derivation, i, dps=dps, points=points,
-                                        symbolic_work=symbolic_work, certify=certify, box=box,
-                                        box_limit=box_limit)
+                    with memory_guard(STEP_MEMORY):
+                        result = check_step(step, derivation, i, dps=dps, points=points,
+                                            symbolic_work=symbolic_work, certify=certify,
+                                            box=box, box_limit=box_limit)
+                except MemoryBudgetHit:
+                    result = StepResult(Verdict.UNDECIDED, "memory budget: the step added "
+                                        f"more than {STEP_MEMORY >> 20} MiB to the address "
+                                        "space outside its work-limited parts (a budget, "
+                                        "counted in memory; nothing is claimed about the "
+                                        "step)", "memory budget", expected=step.expect)
                 except HangGuardHit:
                     if not armed:  # an enclosing guard's: it reports
                         raise

@@ -22,16 +22,23 @@ ENUMERATED_ON_RANGE) only after checking, itself (issues #19, #27):
   ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
   changes of variables read here) and its integer tails must contain every parameter's set;
 * **definedness** -- both sides, as written (unfolded by the kernel's definitions), are
-  defined on the whole domain (:func:`hazards`), each condition confirmed as a fact; else
-  UNDECIDED naming it;
+  defined on the whole domain, deny by default (:mod:`.definedness`: every node is total,
+  partial with a rule -- denominators, logs, fractional powers, PhiInv, factorial/gamma poles,
+  asin, tan, symdp's values, finite sums, Gaussian-tailed integrals, infinities -- or refused
+  by name), each condition confirmed as a fact; else UNDECIDED naming it;
 * **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
   re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
   (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity,
   signs by structure;
 * **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
   most 4096), and every leaf of a box certificate's search trees is replayed with the
-  kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
-  for expressions built from functions continuous where defined, defined on the domain.
+  kernel's own balls (:mod:`.replay`); the monotone maps of a *reduced* relation are
+  re-derived from the claim with every side condition confirmed (:func:`.replay.reduction`),
+  and the branch a Piecewise/Max/Min/Abs takes on each open piece between exact breakpoints
+  is re-derived (exact or Arb signs at the midpoint, no root of a switching function inside
+  the piece: :func:`.replay.piece_branch`); continuity of a trade-off function's piece is
+  accepted for expressions built from functions continuous where defined, defined on the
+  domain.
 
 Modules: this one seals; :mod:`.closed_forms` binds a written side to a certificate's;
 :mod:`.conjugate` checks a convex conjugate's closed form; :mod:`.definedness` lists where an
@@ -51,12 +58,10 @@ admissible points); SymPy's exact arithmetic on rationals and its set operations
 and ranges, with its known-wrong answers corrected (:mod:`symdp.core.sympy_fixes`);
 python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's interval
 enclosures of the atoms z3 does not know; the ``enumerate`` definitions of Enumerated atoms
-and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments are still taken
-on the stage's word, named in the certificate's detail: a box search of a relation *reduced*
-by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed, the monotone maps of
-the reduction are not), and that a Piecewise margin takes one branch on each open piece
-between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces` (the leaves and
-the breakpoints themselves are checked here).  Every budget is counted in work -- z3's
+and the counting lemmas of :mod:`symdp.core.counting`.  No stage argument of the certified
+stage is taken on the stage's word: the reductions of
+:mod:`symdp.proof.cascade.certified.reduce` and the pieces of
+:mod:`~symdp.proof.cascade.certified.pieces` are re-derived here (issue #27, item 3).  Every budget is counted in work -- z3's
 ``rlimit``, sub-boxes, leaves, points -- never in seconds.
 """
 from __future__ import annotations
@@ -356,16 +361,34 @@ def _first_missing(domain_set, values):
 
 def _accept_box(c: BoxCertificate, domain: Domain, claim: Claim) -> StepResult:
     """Coverage of the main searches' boxes (and tails) -- the searches of the certificate's
-    own relation, or of the relation it was reduced to (``reduced_to``; the reduction is taken
-    on the stage's word, see the module doc), never merely the first search --, then every
-    search replayed leaf by leaf (:func:`.replay.replay_search`), then the facts."""
-    target = tuple(c.reduced_to) or (c.lhs, c.relation, c.rhs)
+    own relation, or of the relation its reduction's monotone maps give, re-derived here with
+    the maps' side conditions (issue #27, item 3), never merely the first search --, then
+    every search replayed leaf by leaf (:func:`.replay.replay_search`), then the facts."""
+    needed, target = [], (c.lhs, c.relation, c.rhs)
+    if c.reduction:
+        reduced = replay.reduction(c.lhs, c.relation, c.rhs, c.reduction, domain)
+        if isinstance(reduced, str):
+            return _refused(reduced, c.stage)
+        target, needed = reduced
     main = [q for q in c.searches if _same_relation(q.piece_of or (q.lhs, q.relation, q.rhs),
                                                     target)]
     if not main:
-        return _refused("no search is of the claim's margin", c.stage)
+        return _refused("no search is of the claim's margin" +
+                        (" as reduced" if c.reduction else ""), c.stage)
     if len(main) > 1 and not all(q.piece_of and len(q.coordinates) == 1 for q in main):
         return _refused("several searches of one claim that are not its pieces", c.stage)
+    for fact in needed:   # each confirmed, or the claim of a search that covers the domain
+        q = replay.searched_fact(fact, c.searches)
+        if q is None and not confirm(fact, domain):
+            return _refused(f"the side condition {fact.text()} ({fact.source}) is not "
+                            "confirmed", c.stage)
+        if q is not None:
+            have = replay.covered(q)
+            sets = domain.sets
+            if any(have.get(s) is None or sets.get(s) is None or
+                   sets[s].is_subset(have[s]) is not True for s in fact.expression.free_symbols):
+                return _refused(f"the search of the side condition {fact.text()} does not "
+                                "cover the domain", c.stage)
     covered = {}
     for q in main:
         for symbol, have in replay.covered(q).items():
@@ -481,7 +504,8 @@ def confirm(fact: Fact, domain: Domain) -> str:
     from .conjugate import by_structure   # after this module: it confirms through here
 
     for method in (deciders.by_exact_points, deciders.by_z3, deciders.by_balls,
-                   deciders.by_choose_pos, by_structure):
+                   deciders.by_choose_pos, deciders.by_integer_structure,
+                   deciders.by_function_range, by_structure):
         try:
             how = method(fact, dom)
         except Exception:  # noqa: BLE001 - a method that cannot run does not confirm

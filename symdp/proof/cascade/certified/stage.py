@@ -324,8 +324,6 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
 
     coordinates, tails, facts = {}, [], []
     # the relation the main search is about, when the reduction changed it
-    reduced = (reduction.lhs, reduction.relation, reduction.rhs)
-    reduced = reduced if reduced != (lhs, relation, rhs) else ()
     for why, r in results:
         for c in r.coordinates:
             key = c.range.symbol
@@ -350,7 +348,7 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
                           pieces=tuple(p for _, r in results for p in r.pieces),
                           facts=tuple(facts), detail=_box_detail(reduction, results),
                           searches=tuple(q for _, r in results for q in r.searches),
-                          reduced_to=reduced)
+                          reduction=tuple(reduction.moves))
 
 
 def _uncovered(ranges, hypotheses) -> str:
