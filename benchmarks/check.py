@@ -1,6 +1,6 @@
 r"""``symdp check`` over proofs/ before and after issue #30, side by side in one run.
 
-    python -m benchmarks.check                      # baseline 46e320b vs this checkout, --jobs 2
+    python -m benchmarks.check                      # baseline 935fb91 vs this checkout, --jobs 2
     python -m benchmarks.check --baseline HEAD~3 --jobs 1 --markdown table.md
     python -m benchmarks.check --no-baseline        # this checkout only
 
@@ -14,8 +14,9 @@ the processes are waited for, so their time is counted in this script's children
 4. a run with ``--no-cache`` (every derivation checked; the work ordered by the costs the
    cold run recorded).
 
-The baseline is the code of ``--baseline`` (default 46e320b, the commit issue #30 started
-from) in a temporary ``git worktree``, run by the same Python on the same copy of proofs/;
+The baseline is the code of ``--baseline`` (default 935fb91: main as merged into this branch,
+without issue #30's changes -- the same kernel, so the verdicts compare; 46e320b is the commit
+issue #30 started from) in a temporary ``git worktree``, run by the same Python on the same copy of proofs/;
 it has no cache, so each of its runs is a cold run: it is measured once and shown in rows 1-3.
 The verdicts of every run are compared step by step with the baseline's
 (:func:`benchmarks.determinism.differences`): the table says whether they are identical.
@@ -40,7 +41,7 @@ from pathlib import Path
 from .determinism import differences, step_verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-BASELINE = "46e320b"
+BASELINE = "935fb91"
 TOUCH = "fdp_symmetry_and_fixed_points.py"
 
 

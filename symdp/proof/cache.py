@@ -34,7 +34,10 @@ Every file carries the SHA-256 of its own content.  An entry whose key or digest
 or that cannot be read, is *discarded* (deleted, and said so) and its derivation checked again:
 never trusted.  A hit reuses the record, and the kernel **replays** the certificates that are
 cheap to replay (:func:`replayable`: structural and symbolic certificates, finite ones of at most
-:data:`REPLAY_CASES` cases) -- a certificate the kernel no longer accepts discards the entry
+:data:`REPLAY_CASES` cases): its proof file is imported, the step's claim rebuilt from the step
+as the check builds it, and the certificate must be stored for that claim and accepted for it
+through the kernel's one door (``kernel.accept(claim, certificate)``, issue #27) -- an entry
+whose certificate is for another claim, or that the kernel no longer accepts, is discarded
 too; the other verdicts are
 **recorded**: reused as stored (with :func:`symdp.proof.kernel.recorded`'s token, never the
 kernel's acceptance).  ``symdp check`` marks every verdict "checked now", "replayed" or
@@ -59,7 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["CheckCache", "Hit", "FilePlan", "default_directory", "replayable", "dependencies",
-           "replay_blob", "replay_steps", "known_ids", "remember_ids", "REPLAY_CASES", "FORMAT"]
+           "replay_blob", "replay_file", "step_text", "known_ids", "remember_ids",
+           "REPLAY_CASES", "FORMAT"]
 
 #: the layout version (a new one starts an empty store beside the old)
 FORMAT = 1
@@ -233,31 +237,30 @@ def replayable(certificate) -> bool:
     return False   # box, continuity, counting, induction: recorded
 
 
-#: the stages whose certificates ``check_step`` hands to the kernel with the step's own domain
-#: and written sides (the counting, residual and induction stages pass other arguments)
-_STEP_STAGES = ("structural", "symbolic", "enumeration", "certified")
+def step_text(step) -> tuple:
+    """A step's claim as its record shows it: ``(lhs, relation, rhs)`` in SymPy's text."""
+    import sympy as sp
+
+    return (sp.sstr(step.lhs), step.relation, sp.sstr(step.rhs))
 
 
 def replay_blob(step, derivation, result) -> str | None:
-    """The certificate of ``result`` with the arguments the kernel accepted it with, pickled
-    (base64), when it is replayable: a verdict that holds, from a stage that passes the step's
-    domain, resting on no fact or hypothesis of the objects' assumptions (those are checked by
-    other steps of the cascade, not replayed here).  None otherwise."""
-    from .certificates import Domain
+    """The certificate of ``result`` and the claim the kernel accepted it for, pickled
+    (base64), when it is replayable: a verdict that holds, whose kernel token is bound to the
+    step's claim (:func:`symdp.proof.check.step_claim`), resting on no fact or hypothesis of
+    the objects' assumptions (those are checked by other steps of the cascade, not replayed
+    here).  None otherwise."""
+    from . import kernel
+    from .check import step_claim
 
     token = result.acceptance
     certificate = getattr(token, "certificate", None)
     if (certificate is None or not result.verdict.holds_everywhere or result.hypotheses
-            or result.facts or getattr(certificate, "stage", None) not in _STEP_STAGES
-            or not replayable(certificate)):
+            or result.facts or not replayable(certificate)
+            or not kernel.bound_to(token, step_claim(step, derivation))):
         return None
-    import sympy as sp
-
-    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
-    written = step.written or (step.lhs, step.rhs)
-    claim = (sp.sstr(step.lhs), step.relation, sp.sstr(step.rhs))
     try:
-        data = pickle.dumps((certificate, domain, written, claim, result.verdict.value))
+        data = pickle.dumps((certificate, token.claim, result.verdict.value))
     except Exception:  # noqa: BLE001 - a certificate that cannot be pickled is recorded
         return None
     if b"symdp_proofs_" in data:   # a class of the proof module: not loadable without it
@@ -265,32 +268,56 @@ def replay_blob(step, derivation, result) -> str | None:
     return base64.b64encode(data).decode("ascii")
 
 
-def replay_steps(blobs) -> list:
-    """Replay ``blobs`` (``(claim as recorded, blob)`` pairs) with the kernel, in this
-    process; one ``None`` (accepted, the recorded verdict again) or a reason per blob."""
+def replay_file(path, derivations) -> dict:
+    """Replay stored certificates of one proof file with the kernel, in this process:
+    ``derivations`` is ``[(id, [(step index, step text as recorded, blob)])]``; the answer
+    ``{id: [None (accepted: the recorded verdict again) or a reason, per blob]}``.
+
+    The file is imported and each step's claim rebuilt from the step
+    (:func:`symdp.proof.check.step_claim`), as the check cascade builds it: the certificate
+    must be stored for that very claim, and the kernel must accept it for that claim through
+    its one door (``kernel.accept(claim, certificate)``, issue #27) with the stored verdict."""
+    from .check import step_claim
+    from .loader import load_error, load_file
+
+    try:
+        by_id = {}
+        for d in load_file(Path(path)):
+            by_id.setdefault(d.id, d)
+    except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - reported
+        why = f"its proof file does not import: {load_error(Path(path), exc).error}"
+        return {ident: [why] * len(blobs) for ident, blobs in derivations}
+    out = {}
+    for ident, blobs in derivations:
+        derivation = by_id.get(ident)
+        out[ident] = [_replay_one(derivation, index, text, blob, step_claim)
+                      for index, text, blob in blobs]
+    return out
+
+
+def _replay_one(derivation, index, text, blob, step_claim) -> str | None:
     from . import kernel
 
-    out = []
-    for recorded_claim, blob in blobs:
-        try:
-            certificate, domain, written, claim, verdict = pickle.loads(base64.b64decode(blob))
-        except Exception as exc:  # noqa: BLE001
-            out.append(f"its certificate cannot be read back ({type(exc).__name__})")
-            continue
-        if tuple(claim) != tuple(recorded_claim):
-            out.append("its certificate is for another claim")
-            continue
-        try:
-            result = kernel.accept(certificate, domain, written)
-        except Exception as exc:  # noqa: BLE001
-            out.append(f"the kernel raised {type(exc).__name__}")
-            continue
-        if result.verdict.value != verdict or not result.verdict.holds_everywhere:
-            out.append(f"the kernel gives {result.verdict.value}, not {verdict}: "
-                       f"{result.detail[:200]}")
-            continue
-        out.append(None)
-    return out
+    if derivation is None or not 0 <= index < len(derivation.steps):
+        return "its step is no longer defined"
+    step = derivation.steps[index]
+    if tuple(text) != step_text(step):
+        return "its record shows another claim than the step's"
+    try:
+        claim = step_claim(step, derivation)
+        certificate, stored_claim, verdict = pickle.loads(base64.b64decode(blob))
+    except Exception as exc:  # noqa: BLE001
+        return f"its certificate cannot be read back ({type(exc).__name__})"
+    if stored_claim != claim:
+        return "its certificate is stored for another claim than the step's"
+    try:
+        result = kernel.accept(claim, certificate)
+    except Exception as exc:  # noqa: BLE001
+        return f"the kernel raised {type(exc).__name__}"
+    if (result.verdict.value != verdict or not result.verdict.holds_everywhere
+            or result.hypotheses or not kernel.bound_to(result.acceptance, claim)):
+        return f"the kernel gives {result.verdict.value}, not {verdict}: {result.detail[:200]}"
+    return None
 
 
 # --------------------------------------------------------------------------- the store

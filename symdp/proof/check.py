@@ -65,6 +65,15 @@ from . import kernel
 from .certificates import Certificate, Claim, Domain
 
 
+def step_claim(step: Step, derivation: Derivation) -> Claim:
+    """The statement every verdict of ``step`` is about: its sides as written, on the domain of
+    the derivation's hypotheses and constraints and the step's side conditions (issue #27).
+    Also what a cached certificate is replayed against (:mod:`symdp.proof.cache`)."""
+    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
+    written = step.written or (step.lhs, step.rhs)
+    return Claim(written[0], step.relation, written[1], domain)
+
+
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
                points: int = DEFAULT_POINTS, symbolic_work: int = SIMPLIFY_WORK,
                certify: bool = True, box=None, box_limit: int | None = None,
@@ -85,10 +94,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     result = undefined_on_domain(step, derivation)
     if result is not None:
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
-    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
-    written = step.written or (step.lhs, step.rhs)
-    # the statement every verdict of this step is about: the sides as written (issue #27)
-    claim = Claim(written[0], step.relation, written[1], domain)
+    claim = step_claim(step, derivation)
+    domain, written = claim.domain, (claim.lhs, claim.rhs)
     # a clear error, before any stage; also for declared symbols SymPy already evaluated away
     # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)

@@ -273,12 +273,15 @@ def _reap(pid):
 
 
 def _replayer(conn, work):
-    """A worker process: replay stored certificates with the kernel (:mod:`symdp.proof.cache`);
-    sends ``{(file index, id): [None or reason per blob]}``."""
-    from .cache import replay_steps
+    """A worker process: replay stored certificates with the kernel, importing each proof
+    file to rebuild its steps' claims (:func:`symdp.proof.cache.replay_file`); ``work`` is
+    ``[(file index, path, [(id, [(step index, step text, blob)])])]``; sends ``{(file index,
+    id): [None or reason per blob]}``."""
+    from .cache import replay_file
 
     _quiet_worker()
-    conn.send({ident: replay_steps(blobs) for ident, blobs in work})
+    conn.send({(index, ident): reasons for index, path, derivations in work
+               for ident, reasons in replay_file(path, derivations).items()})
 
 
 def _exit_reason(exitcode) -> str:
@@ -445,10 +448,11 @@ class _Scheduler:
         self.busy += 1
 
     def start_replay(self, files):
-        work = [((f.index, ident), [((s["lhs"], s["relation"], s["rhs"]), blob)
-                                    for i, blob in hit.replays
-                                    for s in [hit.record["steps"][i]]])
-                for f in files for ident, hit in f.replays.items()]
+        work = [(f.index, str(f.path),
+                 [(ident, [(i, (s["lhs"], s["relation"], s["rhs"]), blob)
+                           for i, blob in hit.replays for s in [hit.record["steps"][i]]])
+                  for ident, hit in f.replays.items()])
+                for f in files]
         receive, send = self.fork_ctx.Pipe(duplex=False)
         process = self.fork_ctx.Process(target=_replayer, args=(send, work), daemon=True)
         process.start()

@@ -170,9 +170,83 @@ def test_an_entry_whose_certificate_the_kernel_does_not_replay_is_discarded(proo
     data["replays"] = [[2, blob]]   # step 1's certificate offered for step 3's claim
     c._store(path, data)            # a well-formed entry, with its digest
     r, warm = check(proofs, cache=cache)
-    assert "did not replay its certificate" in r.stderr and "another claim" in r.stderr
+    assert "did not replay its certificate" in r.stderr
+    assert "stored for another claim than the step's" in r.stderr
     assert origins(warm)[data["id"]] == ["checked now"] * 3
     assert verdicts(warm) == verdicts(cold)
+
+
+REPLAYED_PROOF = """\
+import sympy as sp
+from symdp.proof import Derivation, Step, Verdict
+x = sp.Symbol('x')
+derivation = Derivation('replayed', 'a true step and a false one', 'test',
+    {x: sp.Interval(0, 1)},
+    (Step(x**2, '<=', x, 'true on [0, 1]'),
+     Step(x, '<=', x**2, 'false on (0, 1)', expect=Verdict.REFUTED)),
+    chained=False)
+"""
+
+
+def _replay_setup(tmp_path, text=REPLAYED_PROOF):
+    """The proof file, its derivation checked in this process, and the blob of step 1."""
+    from symdp.proof.cache import replay_blob
+    from symdp.proof.check import check_derivation
+    from symdp.proof.loader import load_file
+
+    path = tmp_path / "replayed_proof.py"
+    path.write_text(text)
+    (derivation,) = load_file(path)
+    report = check_derivation(derivation)
+    assert report.steps[0].verdict.holds_everywhere
+    assert report.steps[1].verdict.value == "REFUTED"   # x = 1/2: 1/2 <= 1/4 fails
+    blob = replay_blob(derivation.steps[0], derivation, report.steps[0])
+    assert blob is not None
+    return path, derivation, blob
+
+
+def test_a_replay_rebuilds_the_claim_from_the_step_and_goes_through_the_one_door(tmp_path):
+    import base64
+    import pickle
+
+    from symdp.proof import kernel
+    from symdp.proof.cache import replay_file, step_text
+
+    path, derivation, blob = _replay_setup(tmp_path)
+    first, second = (step_text(s) for s in derivation.steps)
+    assert replay_file(path, [("replayed", [(0, first, blob)])]) == {"replayed": [None]}
+    # step 1's certificate and claim, offered for step 2 (its record's text is step 2's):
+    # the claim rebuilt from step 2 is not the stored one
+    (why,) = replay_file(path, [("replayed", [(1, second, blob)])])["replayed"]
+    assert why == "its certificate is stored for another claim than the step's"
+    # the stored claim rewritten to step 2's: the kernel, asked about step 2's claim, refuses
+    # step 1's certificate
+    from symdp.proof.check import step_claim
+
+    certificate, _, verdict = pickle.loads(base64.b64decode(blob))
+    forged = base64.b64encode(pickle.dumps(
+        (certificate, step_claim(derivation.steps[1], derivation), verdict))).decode()
+    (why,) = replay_file(path, [("replayed", [(1, second, forged)])])["replayed"]
+    assert why is not None and why.startswith("the kernel gives UNDECIDED, not PROVED")
+    # mutant: a replay that trusted the stored claim would let step 1's certificate "hold"
+    # for a record of the false step 2
+    trusted = kernel.accept(pickle.loads(base64.b64decode(blob))[1], certificate)
+    assert trusted.verdict.holds_everywhere
+    # a record whose text is not the step's, and a step no longer defined, are refused
+    (why,) = replay_file(path, [("replayed", [(0, second, blob)])])["replayed"]
+    assert why == "its record shows another claim than the step's"
+    (why,) = replay_file(path, [("replayed", [(5, first, blob)])])["replayed"]
+    assert why == "its step is no longer defined"
+
+
+def test_a_replay_of_a_file_that_no_longer_imports_is_refused(tmp_path):
+    from symdp.proof.cache import replay_file, step_text
+
+    path, derivation, blob = _replay_setup(tmp_path)
+    path.write_text(REPLAYED_PROOF + "raise RuntimeError('broken')\n")
+    (why,) = replay_file(path, [("replayed", [(0, step_text(derivation.steps[0]), blob)])])[
+        "replayed"]
+    assert why.startswith("its proof file does not import: RuntimeError: broken")
 
 
 def test_verdicts_are_the_same_with_and_without_the_cache(proofs, tmp_path):
