@@ -12,6 +12,10 @@ run once per test session (the tests that need the verdicts of proofs/ read it i
 checking again), with the user's cache -- so that after the README's first command,
 ``symdp check``, it reuses that check instead of repeating it -- or read from the file that
 ``SYMDP_CHECK_JSON`` names (CI's step 1 writes it).
+
+When ``SYMDP_TESTS_SKIPPED_LOG`` names a file, every test or module that skips is appended to
+it (one JSON line: node id and reason): CI's steps that install an optional extra (TeX Live,
+the peer libraries) run exactly the tests that skipped for want of it (``.ci/run``).
 """
 
 import contextlib
@@ -33,7 +37,29 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the controller; xdist's workers inherit it)
 USER_CACHE_VARIABLE = "SYMDP_TESTS_USER_CACHE_DIR"
 
+#: the file where skipped tests are logged (CI sets it)
+SKIPPED_LOG_VARIABLE = "SYMDP_TESTS_SKIPPED_LOG"
+
 _SESSION_CACHE = []
+
+
+def _log_skip(report):
+    """Append a skipped test or module to ``$SYMDP_TESTS_SKIPPED_LOG`` -- by the process that
+    reports the run (xdist's controller receives its workers' reports), once."""
+    log = os.environ.get(SKIPPED_LOG_VARIABLE)
+    if not log or not report.skipped or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    with open(log, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"nodeid": report.nodeid, "reason": reason}) + "\n")
+
+
+def pytest_runtest_logreport(report):
+    _log_skip(report)
+
+
+def pytest_collectreport(report):
+    _log_skip(report)   # a module that skips as a whole (pytest.importorskip at its top)
 
 
 def pytest_configure(config):
