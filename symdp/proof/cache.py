@@ -34,7 +34,7 @@ Every file carries the SHA-256 of its own content.  An entry whose key or digest
 or that cannot be read, is *discarded* (deleted, and said so) and its derivation checked again:
 never trusted.  A hit reuses the record, and the kernel **replays** the certificates that are
 cheap to replay (:func:`replayable`: structural and symbolic certificates, finite ones of at most
-:data:`REPLAY_CASES` cases): its proof file is imported, the step's claim rebuilt from the step
+:data:`REPLAY_CASES` cases, none that binds a symdp object's closed form to a written side): its proof file is imported, the step's claim rebuilt from the step
 as the check builds it, and the certificate must be stored for that claim and accepted for it
 through the kernel's one door (``kernel.accept(claim, certificate)``, issue #27) -- an entry
 whose certificate is for another claim, or that the kernel no longer accepts, is discarded
@@ -68,10 +68,13 @@ __all__ = ["CheckCache", "Hit", "FilePlan", "default_directory", "replayable", "
 #: the layout version (a new one starts an empty store beside the old)
 FORMAT = 1
 #: the largest finite certificate (cases) the kernel replays on a hit; larger ones are reused
-#: as recorded.  Calibrated on proofs/ (one process, loaded machine): the 93 symbolic
-#: certificates replay in 3.7 s of CPU, the 11 structural in 0.01 s, the 3 finite ones (4-6
-#: cases) in 0.2 s; a box certificate re-evaluates its pieces' breakpoints and leaves, 0.6-0.9 s
-#: each even with 7 leaves (figure6_min_error_sums_closed_forms), so boxes are recorded
+#: as recorded.  Calibrated on proofs/ (one process, loaded machine, before issue #27's
+#: binding of a claim's written sides): the 93 symbolic certificates replayed in 3.7 s of CPU,
+#: the 11 structural in 0.01 s, the 3 finite ones (4-6 cases) in 0.2 s; a box certificate
+#: re-evaluates its pieces' breakpoints and leaves, 0.6-0.9 s each even with 7 leaves
+#: (figure6_min_error_sums_closed_forms), so boxes are recorded.  After it (one process, load
+#: about 9): the 73 certificates :func:`replayable` keeps took 4.5 s, the 16 that bind a symdp
+#: object's closed form 5.6 s
 REPLAY_CASES = 64
 #: the distributions named in every key, loaded or not (the issue's list, and gmpy2, which
 #: changes mpmath's arithmetic)
@@ -223,10 +226,18 @@ def _write_json(path: Path, data) -> None:
 
 # --------------------------------------------------------------------------- replay
 
-def replayable(certificate) -> bool:
-    """Is the kernel's acceptance of ``certificate`` cheap enough to replay on a hit?"""
+def replayable(certificate, claim=None) -> bool:
+    """Is the kernel's acceptance of ``certificate`` (for ``claim``) cheap enough to replay on
+    a hit?  Structural and symbolic certificates, and finite ones of at most
+    :data:`REPLAY_CASES` cases -- unless the certificate's sides are not the claim's written
+    sides and those hold a symdp object or function: the kernel then binds the written side to
+    the certificate's through the object's closed form, comparing them at points (0.1-1.8 s
+    each on proofs/, most of a replay's cost), so the verdict is recorded instead."""
     from .certificates import FiniteCertificate, StructuralCertificate, SymbolicCertificate
 
+    if claim is not None and (certificate.lhs, certificate.rhs) != (claim.lhs, claim.rhs) \
+            and any(_holds_symdp_node(side) for side in (claim.lhs, claim.rhs)):
+        return False
     if isinstance(certificate, (StructuralCertificate, SymbolicCertificate)):
         return True
     if isinstance(certificate, FiniteCertificate):
@@ -235,6 +246,14 @@ def replayable(certificate) -> bool:
             size *= max(1, len(values))
         return size <= REPLAY_CASES
     return False   # box, continuity, counting, induction: recorded
+
+
+def _holds_symdp_node(expr) -> bool:
+    """Does ``expr`` hold a node of a class defined in symdp (an object, Phi, ...)?"""
+    import sympy as sp
+
+    return any((type(node).__module__ or "").startswith("symdp.")
+               for node in sp.preorder_traversal(expr))
 
 
 def step_text(step) -> tuple:
@@ -256,7 +275,7 @@ def replay_blob(step, derivation, result) -> str | None:
     token = result.acceptance
     certificate = getattr(token, "certificate", None)
     if (certificate is None or not result.verdict.holds_everywhere or result.hypotheses
-            or result.facts or not replayable(certificate)
+            or result.facts or not replayable(certificate, token.claim)
             or not kernel.bound_to(token, step_claim(step, derivation))):
         return None
     try:

@@ -278,6 +278,19 @@ def test_which_certificates_are_replayed():
     small = FiniteCertificate(x, x, "<=", "enumeration", values=((x, tuple(range(10))),))
     large = FiniteCertificate(x, x, "<=", "enumeration", values=((x, tuple(range(1000))),))
     assert replayable(small) and not replayable(large)
+    # a certificate about a symdp object's closed form, not about the written side: binding
+    # the two (comparing them at points) is the costly part of the kernel's acceptance
+    from symdp.core.special import Phi
+    from symdp.proof.certificates import Claim, Domain, SymbolicCertificate
+
+    domain = Domain.of({x: sp.Interval(0, 1)}, (), ())
+    written = Claim(Phi(x), "<=", 1, domain)
+    closed = SymbolicCertificate(sp.erfc(-x / sp.sqrt(2)) / 2, sp.Integer(1), "<=", "symbolic",
+                                 "simplify")
+    assert not replayable(closed, written)
+    assert replayable(SymbolicCertificate(Phi(x), sp.Integer(1), "<=", "symbolic", "simplify"),
+                      written)
+    assert replayable(closed, Claim(sp.erfc(-x / sp.sqrt(2)) / 2, "<=", 1, domain))
 
 
 def test_dependencies_keep_symdp_sources_and_name_distributions():
