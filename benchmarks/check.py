@@ -113,6 +113,9 @@ def main(argv=None) -> int:
                         help=f"the proof file edited before row 3 (default {TOUCH})")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table to FILE")
     parser.add_argument("--keep", metavar="DIR", help="keep the reports in DIR")
+    parser.add_argument("--runs", default="cold,unchanged,touched,no-cache",
+                        help="the runs of this checkout, in order (default: all four; the "
+                        "second and third need the first)")
     args = parser.parse_args(argv)
     where = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="symdp-bench-"))
     where.mkdir(parents=True, exist_ok=True)
@@ -136,8 +139,11 @@ def main(argv=None) -> int:
                 _remove_tree(tree)
             base_cells = (wall, cpu)
         runs = {}
+        wanted = args.runs.split(",")
         for name, extra in (("cold", ()), ("unchanged", ()), ("touched", ()),
                             ("no-cache", ("--no-cache",))):
+            if name not in wanted:
+                continue
             if name == "touched":
                 target = proofs / args.touch
                 target.write_text(target.read_text() + "\n# edited by benchmarks/check.py\n")
