@@ -183,13 +183,16 @@ def value_bounds(expr) -> tuple:
 
 
 def label(expr) -> str:
-    r"""A short name of an opaque quantity for reports: ``Pr[M(x) \in S]``, ``E[Z]``."""
+    r"""A short name of an opaque quantity for reports: ``Pr[M(x) \in S]``, ``E[Z]``,
+    ``sup_{z \in \mathbb{R}}[f(z)]`` (quantities inside it shown by their own names)."""
     def text(arg) -> str:
         if isinstance(arg, Event):
             return arg.text
         if isinstance(arg, Text):
             return arg.name
-        return sp.sstr(arg)
+        inner = {q: sp.Symbol(label(q)) for q in sp.preorder_traversal(arg)
+                 if isinstance(q, ReadQuantity) and q is not arg}
+        return sp.sstr(arg.xreplace(inner) if inner else arg)
 
     if isinstance(expr, Probability):
         return f"Pr[{text(expr.args[0])}]"

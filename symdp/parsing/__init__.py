@@ -149,9 +149,10 @@ def _validated_symbols(symbols) -> dict:
         raise InvalidParameterError(f"symbols must be a dict of name -> Symbol; "
                                     f"got symbols={symbols!r}")
     for key, value in symbols.items():
-        if not isinstance(key, str) or not isinstance(value, sp.Basic):
-            raise InvalidParameterError(f"symbols must map names (str) to SymPy objects; "
-                                        f"got {key!r}: {value!r}")
+        if not isinstance(key, str) or not (isinstance(value, sp.Basic) or
+                                            isinstance(value, sp.core.function.UndefinedFunction)):
+            raise InvalidParameterError(f"symbols must map names (str) to SymPy objects or "
+                                        f"undefined functions; got {key!r}: {value!r}")
     return symbols
 
 

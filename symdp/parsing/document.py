@@ -700,10 +700,13 @@ def _clean_row(text: str) -> tuple[str, list[str]]:
                 i = end  # \text{erf}(x), \text{Var}(X): an operator name, mathematics
                 continue
             elif name in _TEXT_WORDS and depth == 0 and _has_step("".join(chars[:i])):
-                # "&\le c \quad \text{since } x \le 1": the rest of the row is annotation
+                # "&\le c \quad \text{since } x \le 1": the rest of the row is annotation,
+                # with an opening "(" just before it: "&& (\text{by Lemma 2})"
                 rest = re.sub(r"\\(?:" + "|".join(_TEXT_WORDS) + r")\s*\{([^{}]*)\}", r"\1", text[i:])
                 rules.append(" ".join(rest.split()))
-                blank(i, len(text))
+                before = "".join(chars[:i]).rstrip()
+                cut = len(before) - 1 if before.endswith(("(", "[")) else i
+                blank(cut, len(text))
                 break
             elif name in _TEXT_WORDS and (depth == 0 or name in ("intertext", "shortintertext")):
                 j = _skip_spaces(text, end)
@@ -1093,6 +1096,8 @@ def _followed_definitions(blanked: str, starts, inputs, depth: int = 0) -> tuple
     return macros, notes
 
 
+#: an interval as a set: "[t, t + \eta]", "(0, 1]", "\left[a, b\right)"
+_INTERVAL = re.compile(r"\s*(?:\\left)?\s*([\[(])(.*)(?:\\right)?\s*([\])])\s*", re.DOTALL)
 #: words of the sentence before a display (or of an \intertext) that announce a definition
 _ANNOUNCING = re.compile(r"\b(define|defines|defined|let|denote|denotes|where|given by|"
                          r"we write|set)\b", re.IGNORECASE)
@@ -1145,7 +1150,9 @@ class _Reader:
         premises = []
         before = blanked[self.tail[0] if self.tail else 0:begin_off]
         announce = bool(_ANNOUNCING.search(re.split(r"\.\s|\n\s*\n", before)[-1]))
-        for parts, raw in _logical_rows(blanked, _row_spans(body, body_start), macros):
+        logical = _logical_rows(blanked, _row_spans(body, body_start), macros)
+        owners = _directive_rows(row_directives, logical, starts)
+        for number, (parts, raw) in enumerate(logical):
             start, end = parts[0][0], parts[-1][1]
             cleaned, rules = _clean_row(raw)
             first_line = _position(starts, start + len(raw) - len(raw.lstrip()))[0] \
@@ -1153,14 +1160,14 @@ class _Reader:
             last_line = _position(starts, max(start, end - 1))[0]
             expect, skip, premise, define = None, skip_all, premise_all, define_all
             for offset, (e, s, pr, d) in row_directives.items():
-                if start <= offset < end or (offset >= end and
-                                             _position(starts, offset)[0] == last_line):
+                if owners.get(offset) == number:
                     expect, skip, premise = e or expect, skip or s, premise or pr
                     define = define or d
             words = text[parts[-1][0]:parts[-1][1]]  # the physical row that the mark goes on
             numbered = not unnumbered and not nested_env and \
                 not re.search(r"\\(nonumber|notag)\b", words)
-            record = dict(line=first_line, last_line=last_line, text=text[start:end].strip(),
+            record = dict(line=first_line, last_line=last_line,
+                          text=" ".join(blanked[start:end].split()),
                           start=start, end=end, numbered=numbered, nested=nested_env)
             if not cleaned.strip():
                 carried += rules  # an \intertext row: its text is the rule of the next row
@@ -1219,6 +1226,29 @@ class _Reader:
                     rows.append(Row(**record, problem=row_problem))
                     previous = None
                 continue
+            interval = _INTERVAL.fullmatch(formulas[1][1]) if words_used == ["\\in"] else None
+            if interval and formulas[0][1].strip():  # "X \in [t, t + \eta]": t <= X <= t + eta
+                pieces = _split_top(interval.group(2), ",")
+                if len(pieces) == 2:
+                    (x, row_problem), steps = parsed(formulas[0], None), []
+                    bounds = []
+                    for piece in pieces:
+                        value, row_problem = parsed((formulas[1][0] + piece[0], piece[1]),
+                                                    row_problem)
+                        bounds.append(value)
+                    if row_problem is None:
+                        column = _position(starts, start + len(raw) - len(raw.lstrip()))[1]
+                        low = ">=" if interval.group(1) == "[" else ">"
+                        high = "<=" if interval.group(3) == "]" else "<"
+                        steps = [TexStep(x, low, bounds[0], first_line, column, rule_text, expect),
+                                 TexStep(x, high, bounds[1], first_line, column, rule_text,
+                                         expect)]
+                    chain_index += 1
+                    rows.append(Row(**record, steps=tuple(steps), problem=row_problem,
+                                    chain=chain_index))
+                    previous = None
+                    chain_index += 1
+                    continue
             lhs_text = formulas[0][1]
             continues = not lhs_text.strip()
             # a definition: "f(y) := ...", "\overset{def}{=}", or "c = ..." announced by the
@@ -1226,11 +1256,12 @@ class _Reader:
             # "% symdp: define", for a name no earlier display used
             labelled = words_used[0] in DEFINITION_WORDS or (
                 words_used[0] == "=" and any(r.strip() in _DEFINITION_LABELS for r in rules))
-            announced = define or (announce and not rows) or any(_ANNOUNCING.search(r)
-                                                                 for r in rules)
-            if not continues and (labelled or words_used[0] == "=" and announced) \
+            announced = (announce and not rows) or any(_ANNOUNCING.search(r) for r in rules)
+            if not continues and (labelled or words_used[0] == "=" and (announced or define)) \
                     and not premise:
-                defined = self.definition(lhs_text, formulas[1][1], symbols, hyp, labelled)
+                # ":=" and "% symdp: define" define any name; words, only a name never used
+                defined = self.definition(lhs_text, formulas[1][1], symbols, hyp,
+                                          labelled or define)
                 if defined is not None:
                     name, value = defined
                     self.defined = self.defined + Hypotheses(lets=((name, value),))
@@ -1291,9 +1322,10 @@ class _Reader:
 
     def definition(self, lhs_text: str, rhs_text: str, symbols: dict, hyp: Hypotheses,
                    announced: bool):
-        """``(name, value)`` when the row defines its left side: written with ``:=`` (and
-        friends: ``announced``), or ``=`` with a name or a function of names (``f(z)``) on the
-        left that no earlier display used and no hypothesis gives; else None."""
+        """``(name, value)`` when the row defines its left side, a name or a function of names
+        (``f(z)``) not defined already: any such name when ``announced`` (``:=`` and friends,
+        ``% symdp: define``), else only one that no earlier display used and no hypothesis
+        gives; None otherwise."""
         lhs = starred(lhs_text).strip()
         call = _CALL.fullmatch(lhs)
         head = call.group(1) if call and call.group(2).strip() else lhs
@@ -1304,9 +1336,9 @@ class _Reader:
         if not isinstance(head_symbol, sp.Symbol):
             return None
         name = head_symbol.name
+        if isinstance(symbols.get(name), sp.Lambda) or name in dict(hyp.lets):
+            return None  # defined already: this row states something about it
         if not announced and not self.fresh(name, symbols):
-            return None
-        if announced and name in symbols and not isinstance(symbols[name], sp.Symbol):
             return None
         try:
             name, value = _defined(lhs, starred(rhs_text), symbols)
@@ -1320,6 +1352,25 @@ class _Reader:
         value = value if isinstance(value, sp.Lambda) else hyp.substitute(value)
         self.note_names(body)
         return name, value
+
+
+def _directive_rows(row_directives: dict, logical: list, starts) -> dict:
+    """offset of a directive in a display -> the index of the row it belongs to: the row that
+    ends on its line ("a &= b \\\\ % symdp: expect REFUTED"), else the row whose span holds it."""
+    owners = {}
+    last_lines = [_position(starts, max(parts[0][0], parts[-1][1] - 1))[0]
+                  for parts, _ in logical]
+    for offset in row_directives:
+        line = _position(starts, offset)[0]
+        ends_here = [k for k, last in enumerate(last_lines)
+                     if last == line and logical[k][0][0][0] <= offset]
+        if ends_here:
+            owners[offset] = ends_here[0]
+            continue
+        within = [k for k, (parts, _) in enumerate(logical) if parts[0][0] <= offset < parts[-1][1]]
+        if within:
+            owners[offset] = within[0]
+    return owners
 
 
 _RELATIONS_OF = {"=": lambda a, b: sp.Eq(a, b, evaluate=False),

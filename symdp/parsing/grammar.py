@@ -243,9 +243,7 @@ class _Parser(_PlainRules, _LatexRules):
                 return self.build.call("floor" if token.value == "lfloor" else "ceiling",
                                        [value], token.col)
             return value
-        if token.kind == "op" and (token.value == "‖" or token.value == "|" and
-                                   self.at("op", "|", 1) and self.peek(1).col == token.col + 1) \
-                and not self.abs_open and self.latex:
+        if token.kind == "op" and token.value == "‖" and self.latex:
             return self.norm(token)
         if token.kind == "op" and token.value == "|" and not self.abs_open:
             self.advance()
@@ -262,19 +260,13 @@ class _Parser(_PlainRules, _LatexRules):
 
     def norm(self, token: _Token) -> _Value:
         """``\\|x - x'\\|_1``, ``||x - x'||_1``: a norm (of vectors symdp does not know)."""
-        double = token.value == "|"
         self.advance()
-        if double:
-            self.advance()
-        self.abs_open = True
+        outer, self.abs_open = self.abs_open, False
         try:
             value = self.expression()
         finally:
-            self.abs_open = False
+            self.abs_open = outer
         if self.at("op", "‖"):
-            self.advance()
-        elif double and self.at("op", "|") and self.at("op", "|", 1):
-            self.advance()
             self.advance()
         else:
             raise _Problem(self.peek().col, f"missing '{token.text}' to close the norm at "

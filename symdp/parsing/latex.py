@@ -401,7 +401,9 @@ class _LatexRules:
             return self.applied(token, name, function)
         word = token.kind == "name" and len(base) > 1 and token.text.startswith("\\") \
             and not _FONT_NAME.fullmatch(base)
-        if opening.value == "(" and (word or separators):
+        if opening.value == "(" and (word or separators or relations):
+            # a word (\operatorname{score}), several arguments, or an event (\#(x < C_i)):
+            # no product reads so
             return self.applied(token, name, sp.Function(name, real=True))
         if self.is_value(typed, name):
             return None
@@ -493,7 +495,7 @@ class _LatexRules:
                 parts.append(_CANONICAL.get(token.value, token.value))
             elif token.kind == "cmd" and token.value == "infty":
                 parts.append("infty")
-            elif token.kind == "op" and token.value in (",", "'", "+", "-", "*"):
+            elif token.kind == "op" and token.value in (",", "'", "+", "-", "*", "_"):
                 parts.append(token.value)
             else:
                 raise _Problem(token.col, f"unsupported subscript: {token.shown()} "
@@ -563,7 +565,13 @@ class _LatexRules:
             inner = _CANONICAL.get(inner_token.value, inner_token.value)
             if self.at("op", "_"):
                 self.advance()
-                inner += "_" + self.subscript()
+                sub_start = self.pos
+                subscript = self.subscript()
+                if self.mentions_bound(sub_start, self.pos):  # \hat{N_i} under \sum_i
+                    indices = self.indices(sub_start, self.pos)
+                    self.expect_close(opening)
+                    return _Value(sp.Indexed(sp.IndexedBase(f"{kind}({inner})"), *indices))
+                inner += "_" + subscript
             while self.at("op", "'"):
                 self.advance()
                 inner += "'"
@@ -840,6 +848,10 @@ class _LatexRules:
         after = self.peek()
         word = token.text
         carets = self.top_level(start, self.pos, lambda t: t.kind == "op" and t.value == "^")
+        first = self.tokens[start]
+        if first.kind == "cmd" and first.value in ("sum", "prod", "sup", "inf", "max", "min",
+                                                   "frac", "dfrac", "tfrac", "binom", "sqrt"):
+            carets = []  # \ln \prod_{i=1}^{d} ...: the limits of the argument's own operator
         euler = carets and carets[0] == start + 1 and self.tokens[start].value == "e"
         if carets and not euler:  # \ln e^{x} is ln(e^x): (ln e)^x = 1 is nobody's reading
             root, power = self.source(start, carets[0]), self.source(carets[0] + 1, self.pos)

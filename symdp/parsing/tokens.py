@@ -86,6 +86,10 @@ def _tokenize(text: str, latex: bool) -> list[_Token]:
             add("num", match.group(0), i, match.end())
             i = match.end()
             continue
+        if latex and pair == "||":  # D(P || Q), ||x - x'||_1: one double bar
+            add("op", "‖", i, i + 2)
+            i += 2
+            continue
         if ch in _CHARACTERS:
             add(*_CHARACTERS[ch], i, i + 1)
             i += 1
@@ -129,9 +133,7 @@ def _latex_token(text: str, i: int, add) -> int:
         return i + 1
     if ch.isascii() and ch.isalpha():
         run = _LETTERS.match(text, i)
-        word = run.group(0)
-        if word in _RESERVED:
-            raise _Problem(i + 1, f"'{word}' is a reserved word, not a formula")
+        word = run.group(0)  # a reserved word spelled in letters is letters: d_{in} is d_i n
         if len(word) > 1 and (word in _GREEK or word in _CANONICAL or word in _FUNCTIONS):
             add("name", word, i, run.end())
         elif word in ("argmax", "argmin"):  # an index, not a number: the grammar refuses it
