@@ -676,6 +676,16 @@ def _clean_row(text: str) -> tuple[str, list[str]]:
     depth, i = 0, 0
     while i < len(text):
         ch = text[i]
+        if ch == "&" and depth == 0 and re.match(r"&\s*&", text[i:]) and \
+                _has_step("".join(chars[:i])) and not _RELATION.search(text[i:]):
+            # "a &= b && \text{by Lemma 2}", "&\le c && d \text{ applications of ...}": a
+            # second column pair after a step, without a relation, is annotation
+            rest = re.sub(r"\\(?:" + "|".join(_TEXT_WORDS) + r")\s*\{([^{}]*)\}", r"\1",
+                          text[i:].lstrip("& \t"))
+            if rest.strip():
+                rules.append(" ".join(rest.split()))
+            blank(i, len(text))
+            break
         if ch == "&":
             chars[i] = " "
         elif ch == "{":
@@ -1318,7 +1328,7 @@ class _Reader:
         if premises:
             self.defined = self.defined + Hypotheses(relations=tuple(premises))
         self.tail = (end_off, previous)
-        return Display(env, line, tuple(rows), hypotheses, problem)
+        return Display(env, line, tuple(rows), hyp, problem)
 
     def definition(self, lhs_text: str, rhs_text: str, symbols: dict, hyp: Hypotheses,
                    announced: bool):

@@ -39,6 +39,29 @@ def _identifier(token: _Token) -> bool:
     return token.kind == "name" or (token.kind == "cmd" and token.value in _GREEK)
 
 
+def _canonical(event: Event) -> tuple[Event, bool]:
+    r"""One event as one relation ``d <= 0`` or ``d = 0`` (``d`` expanded, its sign fixed), so
+    that ``\Pr[\Delta + Z \le T]`` and ``\Pr[Z \le T - \Delta]`` are one probability; a
+    strict inequality is the complement of one: ``(event, True)`` for ``\Pr[X > t] =
+    1 - \Pr[X - t \le 0]``.  An event that is not one relation is as written."""
+    relation = event.relation
+    if not isinstance(relation, (sp.Le, sp.Lt, sp.Ge, sp.Gt, sp.Eq)):
+        return event, False
+    d = sp.expand(relation.lhs - relation.rhs)
+    if isinstance(relation, sp.Eq):
+        d = -d if d.could_extract_minus_sign() else d
+        form, complement = sp.Eq(d, 0, evaluate=False), False
+    elif isinstance(relation, sp.Le):
+        form, complement = sp.Le(d, 0, evaluate=False), False
+    elif isinstance(relation, sp.Ge):
+        form, complement = sp.Le(-d, 0, evaluate=False), False
+    elif isinstance(relation, sp.Gt):   # d > 0 is not d <= 0
+        form, complement = sp.Le(d, 0, evaluate=False), True
+    else:                               # d < 0 is not -d <= 0
+        form, complement = sp.Le(-d, 0, evaluate=False), True
+    return Event(Text(sp.sstr(form)), form), complement
+
+
 class _LatexRules:
     """The rules only LaTeX has: commands, TeX arguments, scripts, subscripts, primes,
     probabilities and expectations, bound indices, functions of several arguments."""
@@ -670,8 +693,9 @@ class _LatexRules:
         start, stop = self.delimited(token)
         event = self.event(start, stop)
         if under:
-            event = Event(Text(f"{under}: {event.text}"), event.args[1])
-        return _Value(Probability(event))
+            return _Value(Probability(Event(Text(f"{under}: {event.text}"), event.args[1])))
+        event, complement = _canonical(event)
+        return _Value(1 - Probability(event) if complement else Probability(event))
 
     def expectation(self, token: _Token, under: str = "") -> _Value:
         """``\\mathbb{E}[X]``, ``\\mathbb{E}_{x \\sim P}[f(x)]``, ``\\underset{Z}{\\mathbb{E}}[Z]``."""

@@ -132,30 +132,143 @@ def apply_laws(expr: sp.Basic, laws: dict, assumed: dict | None = None) -> sp.Ba
 
 
 def _computed(node, laws: dict, assumed: dict):
-    """The value of one quantity from the laws, or None when it does not involve one or
-    SymPy does not finish within :data:`LAW_WORK`."""
+    """The value of one quantity from the laws, or None when it does not involve one, SymPy
+    does not finish within :data:`LAW_WORK`, or the value is not confirmed by a second route
+    (:func:`_confirmed`).
+
+    Supported: the probability of one event affine in one variable (``X > t``, ``X + c \le T``,
+    ``X = k``), through the distribution's CDF (``P(X <= c) = F(c)``, the complement for
+    ``>``; SymPy's own ``P`` gave 0 for ``P(x - X <= 0)`` with ``X`` exponential), and the
+    expectation and variance of a function of one variable."""
     content = node.args[0]
     if isinstance(content, Event):
         content = content.relation
     if content is None or not isinstance(content, sp.Basic):
         return None
     variables = {s: laws[s] for s in content.free_symbols if s in laws}
-    if not variables:
-        return None
-    target = content.xreplace(variables).xreplace(assumed)
+    if len(variables) != 1:
+        return None  # several variables: SymPy's joint integrals are not relied on; none:
+        # nothing to compute
+    (variable,) = variables
+    rv = variables[variable].xreplace(assumed)
     try:
         with hang_guard(LAW_GUARD_SECONDS), work_limit(LAW_WORK):
             if isinstance(node, Probability):
-                value = stats.P(target)
+                value = _probability(content, variable, rv, assumed)
             elif isinstance(node, Expectation):
-                value = stats.E(target)
+                value = stats.E(content.xreplace(assumed).xreplace({variable: rv}))
             else:
-                value = stats.variance(target)
+                value = stats.variance(content.xreplace(assumed).xreplace({variable: rv}))
     except (WorkExhausted, HangGuardHit, NotImplementedError, ValueError, TypeError,
             RecursionError):
         return None
-    value = value.xreplace({v: k for k, v in assumed.items()})
-    if value.has(sp.Integral, sp.Sum) or value.has(stats.rv.RandomSymbol) or \
-            value.has(sp.nan, sp.zoo):
+    if value is None or value.has(sp.Integral, sp.Sum) or \
+            value.has(stats.rv.RandomSymbol) or value.has(sp.nan, sp.zoo):
         return None  # SymPy left it unevaluated: the quantity stays opaque
-    return value
+    if not _confirmed(node, content, variable, rv, value, assumed):
+        return None
+    return value.xreplace({v: k for k, v in assumed.items()})
+
+
+def _probability(relation, variable, rv, assumed):
+    """``P(relation)`` for a relation affine in ``variable`` with a coefficient of known sign,
+    from the CDF ``F`` of ``rv``: ``a X + b <= 0`` is ``X <= -b/a`` (``a > 0``) or ``X >= -b/a``;
+    ``P(X >= c) = 1 - F(c)`` for a continuous law, ``1 - F(c - 1)`` at an integer ``c`` of a
+    law on the integers; equalities have probability 0 (continuous) or the mass at the point
+    (discrete).  None for anything else."""
+    if not isinstance(relation, (sp.Le, sp.Eq)):
+        return None
+    side = sp.expand((relation.lhs - relation.rhs).xreplace(assumed))
+    if not side.is_polynomial(variable) or sp.degree(side, variable) != 1:
+        return None
+    a = side.coeff(variable, 1)
+    b = side.coeff(variable, 0)
+    if not a.is_number or a == 0:
+        return None
+    c = -b / a
+    masses = stats.density(rv)
+    if isinstance(masses, dict) or hasattr(masses, "dict"):  # a finite law: sum its masses
+        masses = dict(masses) if isinstance(masses, dict) else masses.dict
+        if not c.is_number:
+            return None
+        if isinstance(relation, sp.Eq):
+            return sum((m for k, m in masses.items() if k == c), sp.S.Zero)
+        keep = (lambda k: k <= c) if a > 0 else (lambda k: k >= c)
+        return sum((m for k, m in masses.items() if keep(k)), sp.S.Zero)
+    discrete = isinstance(stats.pspace(rv), stats.drv.SingleDiscretePSpace)
+    F = stats.cdf(rv)
+    if isinstance(relation, sp.Eq):
+        if not discrete:
+            return sp.S.Zero
+        return stats.density(rv)(c) if c.is_integer else None
+    if a > 0:  # X <= c
+        return F(c) if not discrete or c.is_integer else None
+    if discrete:  # X >= c
+        return 1 - F(c - 1) if c.is_integer else None
+    return 1 - F(c)
+
+
+def _confirmed(node, content, variable, rv, value, assumed) -> bool:
+    """The value computed agrees, at two sample values of its parameters, with a second route:
+    mpmath's quadrature (a sum, for a law on the integers) of the law's density over the
+    event, or of the body times the density; a disagreement or a failure leaves the quantity
+    opaque."""
+    import mpmath
+
+    from ..numeric.mp_compiler import mp_callable
+
+    free = sorted((value.free_symbols | content.xreplace(assumed).free_symbols) - {variable},
+                  key=lambda s: s.name)
+    pspace = stats.pspace(rv)
+    density = stats.density(rv)
+    z = sp.Dummy("z")
+    if isinstance(density, dict) or hasattr(density, "dict"):
+        return True  # a finite law: the value is the sum of its masses, its definition
+    try:
+        pdf = density(z)
+        support = pspace.distribution.set
+    except (AttributeError, NotImplementedError, TypeError, ValueError):
+        return False
+    discrete = not isinstance(support, sp.Interval)
+    for trial in range(2):
+        point = {s: sp.Rational(7 + 6 * trial, 10) * (1 if s.is_nonnegative or s.is_positive
+                                                      else (-1) ** trial) for s in free}
+        with mpmath.workdps(30):
+            try:
+                expected = mpmath.mpf(sp.N(value.xreplace(point), 30))
+                cuts = [mpmath.mpf(0)] + [mpmath.mpf(sp.N(p_, 30)) for p_ in
+                                          rv.pspace.distribution.args
+                                          if p_.xreplace(point).is_number and
+                                          p_.xreplace(point).is_real
+                                          for p_ in [p_.xreplace(point)]]
+                if isinstance(node, Probability):
+                    event = content.xreplace(assumed).xreplace(point).xreplace({variable: z})
+                    integrand = sp.Piecewise((pdf.xreplace(point), event), (0, True))
+                    side = sp.expand(event.lhs - event.rhs)
+                    if side.coeff(z, 1).is_number and side.coeff(z, 1) != 0:
+                        cuts.append(mpmath.mpf(sp.N(-side.coeff(z, 0) / side.coeff(z, 1), 30)))
+                elif isinstance(node, Expectation):
+                    body = content.xreplace(assumed).xreplace(point).xreplace({variable: z})
+                    integrand = body * pdf.xreplace(point)
+                else:
+                    return True  # a variance: E[(X - E X)^2], the same integrals as E
+                f = mp_callable((z,), integrand)
+                support_here = support.xreplace(point) if hasattr(support, "xreplace") else support
+                if discrete:
+                    low = support_here.inf if support_here.inf.is_finite else -200
+                    high = support_here.sup if support_here.sup.is_finite else 400
+                    second = mpmath.fsum(f(mpmath.mpf(k)) for k in range(int(low), int(high) + 1))
+                else:
+                    low = mpmath.mpf(sp.N(support_here.inf, 30)) if support_here.inf.is_finite \
+                        else -mpmath.inf
+                    high = mpmath.mpf(sp.N(support_here.sup, 30)) if support_here.sup.is_finite \
+                        else mpmath.inf
+                    inside = sorted({c_ for c_ in cuts if low < c_ < high})
+                    second = mpmath.quad(f, [low, *inside, high])
+            except (TypeError, ValueError, ZeroDivisionError, ArithmeticError, AttributeError,
+                    NotImplementedError):
+                return False
+            if not mpmath.isfinite(second) or \
+                    abs(second - expected) > mpmath.mpf(10) ** -12 * max(1, abs(expected)):
+                return False
+    return True

@@ -193,6 +193,23 @@ def _substitutions(relations: list) -> tuple[list, dict]:
     return [r.xreplace(subs) for r in rest], subs
 
 
+def _tied(symbols: set, relations: list) -> set:
+    """``symbols`` and every symbol a chain of ``relations`` ties to them: ``out >= ln(1 + h)``
+    and ``h <= 1/alpha`` constrain ``out`` through ``h``, so ``h`` is a parameter of a step in
+    ``out`` too (leaving it out would sample ``out`` where no ``h`` allows it)."""
+    symbols = set(symbols)
+    parts = [p for r in relations for p in (r.args if isinstance(r, sp.And) else (r,))]
+    grown = True
+    while grown:
+        grown = False
+        for rel in parts:
+            free = {s for s in rel.free_symbols if isinstance(s, sp.Symbol)}
+            if free & symbols and not free <= symbols:
+                symbols |= free
+                grown = True
+    return symbols
+
+
 def _not_refuted(result: StepResult, atoms: set) -> StepResult:
     """A refutation that sets a bounded unknown is not one: UNDECIDED, saying why."""
     cx = result.counterexample
@@ -261,6 +278,7 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
         symbols = set()
         for s in steps:
             symbols |= s.free_symbols
+        symbols = _tied(symbols, relations)
         try:
             domains, constraints = domains_of(relations, symbols,
                                               set(display.hypotheses.integers))
