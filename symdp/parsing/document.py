@@ -1159,7 +1159,8 @@ class _Reader:
             previous = self.tail[1]  # "\[ a = b \]  \[ = c \]": one chain over two displays
         premises = []
         before = blanked[self.tail[0] if self.tail else 0:begin_off]
-        announce = bool(_ANNOUNCING.search(re.split(r"\.\s|\n\s*\n", before)[-1]))
+        sentence = re.split(r"\.\s|\n\s*\n", before.rstrip().rstrip(".:,"))[-1]
+        announce = bool(_ANNOUNCING.search(sentence))  # "... let $D$ be the ratio ...:"
         logical = _logical_rows(blanked, _row_spans(body, body_start), macros)
         owners = _directive_rows(row_directives, logical, starts)
         for number, (parts, raw) in enumerate(logical):
@@ -1348,6 +1349,9 @@ class _Reader:
         name = head_symbol.name
         if isinstance(symbols.get(name), sp.Lambda) or name in dict(hyp.lets):
             return None  # defined already: this row states something about it
+        base, _, subscript = name.partition("_")
+        if subscript and isinstance(symbols.get(base + "_"), sp.Lambda):
+            return None  # f_{\varepsilon,\delta}(x) is symdp's object: the row is a claim
         if not announced and not self.fresh(name, symbols):
             return None
         try:

@@ -331,8 +331,22 @@ class _LatexRules:
             return _Value(_LATEX_CONSTANTS[base])  # e(1 - x), \pi(2) are products
         canonical = _CANONICAL.get(base, base)
         if subscript and sub_tokens and self.mentions_bound(*sub_tokens):  # x_i under \sum_i
-            return _Value(sp.Indexed(sp.IndexedBase(canonical + primes),
-                                     *self.indices(*sub_tokens)))
+            indices = self.indices(*sub_tokens)
+            if self.at("open", "("):  # f_i(v_i) under \sum_i: the i-th function, applied
+                name = f"{canonical}_{subscript}{primes}"
+                if self.declared(name, name) is None and self.declared(canonical, canonical) \
+                        is None:
+                    raise _Problem(token.col, f"'{token.text}_{{{subscript}}}(...)' has two "
+                                              f"readings: the function {token.text}_{subscript} "
+                                              "applied to (...), or the indexed value times "
+                                              f"(...); declare '% symdp: function {token.text}_"
+                                              f"{subscript}' for the first, write '\\cdot' "
+                                              "for the second")
+                function = sp.Function(f"{canonical}_", real=True)
+                value = self.applied(token, f"{canonical}_", function)
+                return _Value(value.expr.func(*value.expr.args, *indices), value.digits,
+                              value.roots, value.q)
+            return _Value(sp.Indexed(sp.IndexedBase(canonical + primes), *indices))
         suffix = ("_" + subscript if subscript else "") + primes
         opening = self.peek()
         if opening.kind == "open" and opening.value in ("(", "[", "\\{") or \
