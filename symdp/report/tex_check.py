@@ -9,9 +9,9 @@ derivation whose conclusion is ``first lhs REL last rhs`` (the composed relation
 into the runs of steps around it, each a derivation of its own.
 
 Hypotheses: an assumption on one symbol (``0 <= p <= 1``) is its domain, an ``integer``
-name ranges over the integers of its domain, an equation ``NAME = formula`` replaces the
-name by the formula, any other relation (``k <= n``) is a constraint; a symbol without an
-assumption ranges over the real line.
+name ranges over the integers of its domain, an equation ``NAME = formula`` whose formula
+is not a number replaces the name by the formula (``out = -h``), any other relation
+(``k <= n``) is a constraint; a symbol without an assumption ranges over the real line.
 
 Quantities the document names but symdp does not evaluate (:mod:`symdp.core.quantities`:
 ``\Pr[E]``, ``\mathbb{E}[X]``, ``\sup_x f(x)``, ``s(X)``, a sum over a set, a sum of indexed
@@ -175,8 +175,9 @@ def _substitutions(relations: list) -> tuple[list, dict]:
         for rel in parts:
             if isinstance(rel, sp.Eq):
                 for name, value in ((rel.lhs, rel.rhs), (rel.rhs, rel.lhs)):
+                    # "x = 3" stays a domain (the counterexample names x); "out = -h" goes
                     if isinstance(name, sp.Symbol) and name not in value.free_symbols \
-                            and name not in subs:
+                            and name not in subs and not value.is_number:
                         subs[name] = value
                         break
                 else:
