@@ -907,7 +907,26 @@ def _displays(blanked: str) -> list[tuple[str, int, int, int, int]]:
                 visit([a for a in node.nodeargd.argnlist or () if a is not None])
 
     visit(nodes)
-    return sorted(found, key=lambda d: d[1])
+    # the walker found where each display begins (outside \verb, comments, escaped dollars);
+    # where it ends is the first closing delimiter after that, as TeX reads it even when a
+    # brace inside is unbalanced (the walker would swallow the \end into the open group)
+    out, reached = [], -1
+    for env, begin, body_start, _, _ in sorted(found, key=lambda d: d[1]):
+        if begin < reached:
+            continue
+        if env in ("$$", "\\["):
+            close = blanked.find("$$" if env == "$$" else "\\]", body_start)
+            if close < 0:
+                continue
+            end = close + 2
+        else:
+            closing = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(blanked, body_start)
+            if closing is None:
+                continue
+            close, end = closing.start(), closing.end()
+        out.append((env, begin, body_start, close, end))
+        reached = end
+    return out
 
 
 def _scanned_displays(blanked: str) -> list[tuple[str, int, int, int, int]]:
