@@ -132,7 +132,7 @@ def apply_laws(expr: sp.Basic, laws: dict, assumed: dict | None = None) -> sp.Ba
 
 
 def _computed(node, laws: dict, assumed: dict):
-    """The value of one quantity from the laws, or None when it does not involve one, SymPy
+    r"""The value of one quantity from the laws, or None when it does not involve one, SymPy
     does not finish within :data:`LAW_WORK`, or the value is not confirmed by a second route
     (:func:`_confirmed`).
 
