@@ -16,7 +16,7 @@ from .budget import MAX_DEPTH, MAX_DIGITS, MAX_SECONDS, _Builder, _Value, _expre
 from .latex import _LatexRules
 from .plain import _PlainRules
 from .tokens import _Problem, _Token
-from .vocabulary import _CLOSING, _FUNCTIONS, _RELATIONS
+from .vocabulary import _CLOSING, _FUNCTIONS, _GREEK, _RELATIONS
 
 
 class _Parser(_PlainRules, _LatexRules):
@@ -181,7 +181,8 @@ class _Parser(_PlainRules, _LatexRules):
             return " ".join(t.text for t in self.tokens[a:b])
         a, b = text(start, slash), text(slash + 1, self.pos)
         following = self.peek()
-        c = following.text + ("…" if following.kind in ("cmd", "open") else "")
+        c = following.text + ("…" if following.kind == "open" or following.kind == "cmd" and
+                              following.value not in _GREEK else "")
         if self.latex:
             how = f"write \\frac{{{a}}}{{{b}}} {c} for the first, \\frac{{{a}}}{{{b} {c}}} " \
                   "for the second"

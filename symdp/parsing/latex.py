@@ -903,7 +903,8 @@ class _LatexRules:
             (after.kind == "op" and after.value in ("/", "|") and
              not (after.value == "|" and self.abs_open))
         if follows:
-            rest = after.text + ("…" if after.kind in ("cmd", "open") else "")
+            rest = after.text + ("…" if after.kind == "open" or after.kind == "cmd" and
+                                 after.value not in _GREEK else "")
             raise _Problem(token.col, f"'{word} {argument}{rest}' has two readings: "
                                       f"({word} {argument})·{rest} and {word}({argument}{rest}); "
                                       f"write \\left({word} {argument}\\right){rest} for the "
