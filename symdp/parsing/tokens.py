@@ -133,7 +133,9 @@ def _latex_token(text: str, i: int, add) -> int:
         return i + 1
     if ch.isascii() and ch.isalpha():
         run = _LETTERS.match(text, i)
-        word = run.group(0)  # a reserved word spelled in letters is letters: d_{in} is d_i n
+        word = run.group(0)
+        if word in _RESERVED and len(word) > 2:  # d_{in}, x_{if}: two letters are letters
+            raise _Problem(i + 1, f"'{word}' is a reserved word, not a formula")
         if len(word) > 1 and (word in _GREEK or word in _CANONICAL or word in _FUNCTIONS):
             add("name", word, i, run.end())
         elif word in ("argmax", "argmin"):  # an index, not a number: the grammar refuses it
