@@ -171,15 +171,22 @@ def is_opaque(expr) -> bool:
     return isinstance(expr, ReadQuantity) or isinstance(expr, sp.core.function.AppliedUndef)
 
 
-def value_bounds(expr) -> tuple:
-    """``(low, high)``: what is known of the value of an opaque quantity whatever it is of
-    (``-oo``/``oo`` when nothing is); an expectation of a body known to be non-negative is
-    non-negative."""
+def value_bounds(expr) -> sp.Interval:
+    """What is known of the value of an opaque quantity whatever it is of, as a set: [0, 1]
+    for a probability or an indicator, [0, oo) for a variance or a norm, (0, oo) for the
+    expectation of a body positive for every real value of its symbols ([0, oo) for one
+    non-negative), the real line otherwise."""
     if type(expr) in _BOUNDS:
-        return _BOUNDS[type(expr)]
-    if isinstance(expr, Expectation) and expr.args[0].is_nonnegative:
-        return sp.S.Zero, sp.oo
-    return -sp.oo, sp.oo
+        return sp.Interval(*_BOUNDS[type(expr)])
+    if isinstance(expr, Expectation) and not isinstance(expr.args[0], Event):
+        body = expr.args[0]
+        real = body.xreplace({s: sp.Dummy(s.name, real=True) for s in body.free_symbols
+                              if isinstance(s, sp.Symbol)})
+        if real.is_positive:
+            return sp.Interval.open(0, sp.oo)
+        if real.is_nonnegative:
+            return sp.Interval(0, sp.oo)
+    return sp.Interval(-sp.oo, sp.oo)
 
 
 def label(expr) -> str:

@@ -17,7 +17,8 @@ Quantities the document names but symdp does not evaluate (:mod:`symdp.core.quan
 ``\Pr[E]``, ``\mathbb{E}[X]``, ``\sup_x f(x)``, ``s(X)``, a sum over a set, a sum of indexed
 terms ``x_i``) are checked as *bounded unknowns*: each distinct one becomes a fresh symbol
 over what is known of its value whatever it is of (a probability in [0, 1], a variance at
-least 0, else the real line; :func:`symdp.core.quantities.value_bounds`), the same one
+least 0, the expectation of a positive body positive, else the real line;
+:func:`symdp.core.quantities.value_bounds`), the same one
 wherever it occurs.  A step that holds for every value of those symbols holds; a step that
 fails for some value is not refuted -- the value need not be one the quantity can take --
 but UNDECIDED, saying so (:func:`_not_refuted`).  The kernel never sees these objects.
@@ -285,8 +286,7 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
                                               set(display.hypotheses.integers))
             for symbol, node in atoms.items():
                 if symbol in domains:
-                    low, high = value_bounds(node)
-                    domains[symbol] = domains[symbol].intersect(sp.Interval(low, high))
+                    domains[symbol] = domains[symbol].intersect(value_bounds(node))
             derivation = Derivation(
                 ident, _statement(run), f"{document.path}, line {first.line}", domains,
                 tuple(steps), constraints=tuple(constraints),
