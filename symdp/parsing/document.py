@@ -1145,10 +1145,17 @@ class _Reader:
         self.defined = Hypotheses()   # definitions (lets) and premises of earlier rows
         self.seen: set = set()        # names used in displays so far
         self.tail = None              # (end offset of the display, its last right side)
+        self.lost: dict = {}          # name -> line of a definition that could not be read
 
     def parse(self, formula: str, symbols: dict, hypotheses: Hypotheses):
         value = parse_formula(formula, latex=True, symbols=symbols)
         value = hypotheses.substitute(value)
+        names = {s.name for s in value.free_symbols if isinstance(s, sp.Symbol)} | \
+            {f.func.__name__ for f in value.atoms(sp.core.function.AppliedUndef)}
+        lost = sorted(n for n in names & self.lost.keys() if n not in symbols)
+        if lost:  # a name the document defined where symdp could not read it
+            raise ParseError(f"{lost[0]} is defined on line {self.lost[lost[0]]}, which "
+                             "was not read: this line is not checked without it")
         self.note_names(value)
         return value
 
@@ -1292,7 +1299,13 @@ class _Reader:
                 # ":=" and "% symdp: define" define any name; words, only a name never used
                 defined = self.definition(lhs_text, formulas[1][1], symbols, hyp,
                                           labelled or define)
+                if defined is None and (labelled or define or announced):
+                    name = _defined_name(lhs_text)
+                    if name and name not in symbols and not isinstance(
+                            dict(hyp.lets).get(name), sp.Basic):
+                        self.lost.setdefault(name, first_line)
                 if defined is not None:
+                    self.lost.pop(defined[0], None)
                     name, value = defined
                     self.defined = self.defined + Hypotheses(lets=((name, value),))
                     hyp = hyp + Hypotheses(lets=((name, value),))
@@ -1404,6 +1417,18 @@ def _directive_rows(row_directives: dict, logical: list, starts) -> dict:
         if within:
             owners[offset] = within[0]
     return owners
+
+
+def _defined_name(lhs_text: str) -> str | None:
+    """The name on the left of a definition row (``c``, ``f`` of ``f(z)``), or None."""
+    lhs = starred(lhs_text).strip()
+    call = _CALL.fullmatch(lhs)
+    head = call.group(1) if call and call.group(2).strip() else lhs
+    try:
+        symbol = parse_formula(head, latex=True)
+    except ParseError:
+        return None
+    return symbol.name if isinstance(symbol, sp.Symbol) else None
 
 
 _RELATIONS_OF = {"=": lambda a, b: sp.Eq(a, b, evaluate=False),

@@ -173,6 +173,16 @@ def test_a_row_announced_by_the_prose_defines_and_an_unannounced_one_is_a_claim(
     assert verdicts(claimed) == {2: ["REFUTED"]}  # D is any number here: false for D = 0
 
 
+def test_a_name_defined_in_a_row_not_read_is_not_checked_as_a_free_symbol():
+    # c's definition cannot be read (an integral); "c = 2" below would otherwise be a claim
+    # about any c, refuted at c = 0: a false alarm
+    text = "\\[ c := \\int_0^1 2\\,dx \\]\n\\[ c = 2 \\]\n\\[ d = 2 \\]"
+    rows = read_tex(text).rows
+    assert rows[0].problem is not None
+    assert "c is defined on line 1, which was not read" in rows[1].problem.message
+    assert rows[2].problem is None
+
+
 @pytest.mark.parametrize("connective", [r"\iff", r"\implies", r"\Rightarrow", r"\Leftrightarrow"])
 def test_a_logical_row_is_refused_whole_never_split(connective):
     document = read_tex(f"\\[ x \\le y {connective} e^x \\le e^y \\]")
