@@ -228,6 +228,8 @@ def _tag_insertion(text: str, row, mark_tex: str) -> list[tuple[int, int, str]]:
     if row.row.numbered:
         return [(row.row.end, row.row.end,
                  f"\\stepcounter{{equation}}\\tag{{\\theequation\\ {mark_tex}}}")]
+    if row.display.environment == "$$":  # plain TeX's display: \eqno, not amsmath's \tag
+        return [(row.row.end, row.row.end, f"\\eqno{{{mark_tex}}}")]
     return [(row.row.end, row.row.end, f"\\tag*{{{mark_tex}}}")]
 
 
@@ -267,6 +269,7 @@ def annotate(check: TexCheck) -> str:
 
 def _display_end(text: str, offset: int) -> int:
     """The offset just after the display that contains ``offset``."""
-    match = re.compile(r"\\end\s*\{(align|gather|equation|eqnarray|multline|flalign)\*?\}|\\\]")
+    match = re.compile(r"\\end\s*\{(align|gather|equation|eqnarray|multline|flalign|alignat|"
+                       r"displaymath|dmath)\*?\}|\\\]|\$\$")
     found = match.search(text, offset)
     return found.end() if found else len(text)
