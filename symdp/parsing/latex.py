@@ -130,6 +130,10 @@ class _LatexRules:
         sub.pos = 0
         sub.abs_open = False
         sub.bound_names = set()
+        from .grammar import _bare_names, _letter_runs  # token indices are the slice's own
+
+        sub.run_ends = _letter_runs(sub.tokens)
+        sub.bare = self.bare | _bare_names(sub.tokens)
         result = entry(sub)
         self.bound_names |= sub.bound_names
         return result

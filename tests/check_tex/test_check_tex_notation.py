@@ -280,3 +280,55 @@ def test_the_exact_value_of_a_counterexample_does_not_simplify_logarithms():
 
 def test_the_corpus_fixtures_exist():
     assert (Path(__file__).parent / "corpus" / "opendp" / "lib.sty").is_file()
+
+
+# --------------------------------------------------------------------------- mutants
+
+def test_mutant_two_quantities_with_one_label_are_one_unknown(monkeypatch):
+    # f(y) = Pr[M(D) = y] at two points are two probabilities with the same printed event:
+    # "f(a) = f(b)" is not known (false for most mechanisms).  The abstraction keys its
+    # unknowns by the quantity, not by its label; merged by label, the step would be PROVED.
+    text = ("% symdp: let f(y) = \\Pr[M(D) = y]\n\\[ f(a) = f(b) \\]")
+    assert verdicts(text)[2] == ["UNDECIDED"]
+    from symdp.report import tex_check
+
+    original = tex_check._abstracted
+
+    def by_label(steps, relations):
+        steps, relations, atoms = original(steps, relations)
+        first = {}
+        merge = {}
+        for symbol, node in atoms.items():
+            key = tex_check.label(node)
+            merge[symbol] = first.setdefault(key, symbol)
+        steps = [tex_check.replace(s, lhs=s.lhs.xreplace(merge), rhs=s.rhs.xreplace(merge))
+                 for s in steps]
+        return steps, relations, {s: n for s, n in atoms.items() if merge[s] is s}
+
+    monkeypatch.setattr(tex_check, "_abstracted", by_label)
+    assert verdicts(text)[2] == ["PROVED"]  # the false statement would hold
+
+
+def test_mutant_a_law_value_is_used_only_once_confirmed(monkeypatch):
+    # SymPy's own P(x - X <= 0) for X exponential is 0 (it is e^{-lambda x}): with the
+    # mpmath confirmation the wrong value is never used; without it, "P(X >= x) = 0" holds
+    text = ("% symdp: assume lambda > 0, x >= 0; let X \\sim \\mathrm{Exp}(\\lambda)\n"
+            "\\[ \\Pr[X \\ge x] = 0 \\]")
+    from symdp.parsing import laws
+    import sympy.stats as stats
+
+    def sympy_p(relation, variable, rv, assumed):
+        return stats.P(relation.xreplace(assumed).xreplace({variable: rv}))
+
+    monkeypatch.setattr(laws, "_probability", sympy_p)
+    assert verdicts(text)[2] == ["UNDECIDED"]  # the wrong value is not confirmed: opaque
+    monkeypatch.setattr(laws, "_confirmed", lambda *args: True)
+    assert verdicts(text)[2] == ["PROVED"]  # the false statement would hold
+
+
+def test_a_sub_formula_reads_its_own_tokens():
+    # an event or an argument is read by a parser over its own tokens: the runs of letters
+    # and the names used on their own are its own (not the formula's around it)
+    (lhs, _, _), = steps(r"\[ st(1, 2) + \Pr[ab(c, d) > 1] = 0 \]")
+    st, ab = sp.Function("st", real=True), sp.Function("ab", real=True)
+    assert lhs.atoms(sp.core.function.AppliedUndef) >= {st(1, 2), ab(sp.Symbol("c"), sp.Symbol("d"))}

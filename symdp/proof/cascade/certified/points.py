@@ -112,6 +112,12 @@ def exact_is_cheap(expr, point) -> bool:
         for base, exponent in pairs:
             if not (exponent.free_symbols | base.free_symbols) & point.keys():
                 continue
+            if any(abs(point[s]) > EXACT_EXPONENT_LIMIT for s in exponent.free_symbols
+                   if s in point):
+                return False
+            if exponent.has(sp.exp) or any(q.exp.free_symbols & point.keys()
+                                           for q in exponent.atoms(sp.Pow)):
+                return False  # a tower x^(x^x): not even its exponent is evaluated
             value = exponent.xreplace(point) if exponent.free_symbols & point.keys() else exponent
             if not value.is_Rational:
                 if value.is_number and not value.is_real:
