@@ -23,15 +23,15 @@ MAX_INPUT_BYTES = 2_000_000
 
 
 def _text(path: Path, what: str) -> str:
-    if not path.is_file():
-        raise ParseError(f"{what} is not a regular file")
-    size = path.stat().st_size
-    if size > MAX_INPUT_BYTES:
-        raise ParseError(f"{what} has {size} bytes, more than the limit of {MAX_INPUT_BYTES}")
+    """The UTF-8 text of ``path``, read by :func:`symdp.core.files.read_input` (a regular
+    file of at most :data:`MAX_INPUT_BYTES` bytes; a FIFO does not block); a ``ParseError``
+    saying why not."""
+    from ..core.files import input_text, read_input
+
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ParseError(f"{what} is not UTF-8 text (byte {error.start})") from None
+        return input_text(what, path, read_input(what, str(path), max_bytes=MAX_INPUT_BYTES))
+    except InvalidParameterError as error:
+        raise ParseError(str(error)) from None
 
 
 def folder_inputs(document: str | Path):
@@ -62,7 +62,6 @@ def folder_inputs(document: str | Path):
 def read_macro_file(path: str) -> str:
     """The text of a ``--macros FILE`` (a regular UTF-8 file of at most
     :data:`MAX_INPUT_BYTES` bytes); ``InvalidParameterError`` naming the option otherwise."""
-    try:
-        return _text(Path(path), repr(path))
-    except ParseError as error:
-        raise InvalidParameterError(f"--macros: {error}; got {path!r}") from None
+    from ..core.files import input_text, read_input
+
+    return input_text("--macros", path, read_input("--macros", path, max_bytes=MAX_INPUT_BYTES))

@@ -30,24 +30,30 @@ checked, each saying so with the line where the limit was reached.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Iterable, Sized
 from dataclasses import dataclass, replace
 
 import sympy as sp
 
-from ..core.errors import ParseError
+from ..core.errors import InvalidParameterError, ParseError
 from ..core.quantities import is_opaque, label, value_bounds
-from ..parsing.document import Display, Row, TexDocument, TexProblem
+from ..core.validation import shown
+from ..parsing.document import MAX_ROWS, Display, Row, TexDocument, TexProblem
 from ..parsing.domains import integer_domains
 from ..proof.check import check_derivation
 from ..proof.derivation import Derivation, Step
 from ..proof.budgets import STEP_HANG_GUARD_SECONDS
 from ..proof.verdict import StepResult, Verdict
 
-__all__ = ["CheckedRow", "TexCheck", "check_document", "domains_of", "row_mark",
-           "DEFAULT_TIMEOUT"]
+__all__ = ["CheckedRow", "TexCheck", "check_arguments", "check_document", "domains_of",
+           "row_mark", "DEFAULT_TIMEOUT"]
 
 #: seconds one file may take by default (``symdp check-tex --timeout``)
 DEFAULT_TIMEOUT = 300.0
+#: the longest ``timeout`` accepted, in seconds (a day)
+MAX_TIMEOUT = 86_400.0
 
 
 @dataclass(frozen=True)
@@ -215,10 +221,10 @@ def _tied(symbols: set, relations: list) -> set:
 def _not_refuted(result: StepResult, atoms: set) -> StepResult:
     """A refutation that sets a bounded unknown is not one: UNDECIDED, saying why."""
     cx = result.counterexample
-    shown = ", ".join(f"{k} = {v}" for k, v in cx.point.items() if k in atoms) if cx else ""
+    values = ", ".join(f"{k} = {v}" for k, v in cx.point.items() if k in atoms) if cx else ""
     return StepResult(Verdict.UNDECIDED,
                       "not decided: the step fails for some values of "
-                      f"{', '.join(sorted(atoms))} ({shown or 'the search found such values'}), "
+                      f"{', '.join(sorted(atoms))} ({values or 'the search found such values'}), "
                       "and whether those quantities can take them depends on what they are "
                       "of, which symdp does not know (it holds only if it holds for every "
                       "value)", "check-tex", expected=result.expected)
@@ -230,9 +236,15 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
     """Check every chain of ``document`` (see the module docstring); never raises on a
     failing step.  ``lines`` (source line numbers) checks only the runs of steps that
     contain one of them; ``progress(done, total)`` is called after each derivation;
-    ``timeout`` (seconds, None: none) limits the whole file."""
+    ``timeout`` (seconds, None: none) limits the whole file.
+
+    The arguments are checked before any work (:func:`check_arguments`): a wrong type or
+    value is an :class:`~symdp.core.errors.InvalidParameterError` naming it."""
     import time
 
+    dps, lines = check_arguments(document, dps=dps, certify=certify, points=points,
+                                 symbolic_work=symbolic_work, lines=lines, progress=progress,
+                                 timeout=timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
     ran_out_at = None
     pending = []   # (display, [(row_index, step)]) per chain
@@ -327,6 +339,53 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
 def step_line(step) -> int:
     """The source line of a step (its note is ``file:line``)."""
     return int(step.note.rpartition(":")[2] or 0)
+
+
+#: the largest ``symbolic_work`` budget (heartbeats; symdp check's default is 100,000)
+MAX_SYMBOLIC_WORK = 10 ** 8
+#: the most sampled points of the numeric stage
+MAX_POINTS = 1000
+
+
+def check_arguments(document, *, dps, certify, points, symbolic_work, lines, progress,
+                    timeout=None):
+    """The arguments of :func:`check_document`, checked: ``(dps, lines)`` normalised (a pair
+    of ints; a frozenset or None).  Raises :class:`InvalidParameterError` naming the first
+    one that is wrong."""
+    from ..core.validation import precision
+    from ..proof.runner import MAX_CHECK_DPS
+
+    if not isinstance(document, TexDocument):
+        raise InvalidParameterError(
+            f"document must be a TexDocument (read the LaTeX first: check_document(read_tex("
+            f"text))); got document={shown(document)}")
+    if isinstance(dps, (str, bytes)) or not isinstance(dps, (tuple, list)) or len(dps) != 2:
+        raise InvalidParameterError(f"dps must be a pair (lower, higher) of working precisions "
+                                    f"in digits; got dps={shown(dps)}")
+    low = precision("dps[0]", dps[0], minimum=15, maximum=MAX_CHECK_DPS)
+    high = precision("dps[1]", dps[1], minimum=low, maximum=MAX_CHECK_DPS)
+    if not isinstance(certify, bool):
+        raise InvalidParameterError(f"certify must be True or False; got certify={shown(certify)}")
+    if points is not None:
+        precision("points", points, minimum=1, maximum=MAX_POINTS)
+    if symbolic_work is not None:
+        precision("symbolic_work", symbolic_work, minimum=1, maximum=MAX_SYMBOLIC_WORK)
+    if lines is not None:
+        if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable) or \
+                (isinstance(lines, Sized) and len(lines) > MAX_ROWS):
+            raise InvalidParameterError(f"lines must be a collection of at most {MAX_ROWS} line "
+                                        f"numbers; got lines={shown(lines)}")
+        lines = frozenset(precision("lines", n, minimum=1, maximum=10 ** 9)
+                          for n in itertools.islice(lines, MAX_ROWS + 1))
+    if progress is not None and not callable(progress):
+        raise InvalidParameterError(f"progress must be a function progress(done, total); got "
+                                    f"progress={shown(progress)}")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not math.isfinite(timeout)
+                                or not 0 < timeout <= MAX_TIMEOUT):
+        raise InvalidParameterError(f"timeout must be None or a number of seconds in (0, "
+                                    f"{MAX_TIMEOUT:g}]; got timeout={shown(timeout)}")
+    return (low, high), lines
 
 
 def _composes(steps) -> bool:

@@ -67,6 +67,32 @@ def test_the_issue_examples_are_refusals_not_verdicts(capsys):
         assert "has two readings" in err and err.count("\n") == 1, err
 
 
+#: issue #27 item 4's examples: (LHS, relation, RHS, the two readings the refusal names)
+ISSUE_EXAMPLES = [
+    (r"\ln xy", "=", r"y\ln x", r"(\ln x)·y", r"\ln(xy)"),
+    (r"\exp xy", "=", r"y \exp x", r"(\exp x)·y", r"\exp(xy)"),
+    ("a/bc", "=", r"\frac{a}{bc}", "(a/b)·c", "a/(b·c)"),
+    (r"1/2\pi", ">=", "1", r"(1/2)·\pi", r"1/(2·\pi)"),
+    (r"\sin x^2", "=", r"\sin(x^2)", r"\sin(x^2)", r"(\sin x)^2"),
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, first, second", ISSUE_EXAMPLES,
+                         ids=[e[0] for e in ISSUE_EXAMPLES])
+def test_the_issue_examples_name_both_readings_in_step_and_check_tex(lhs, rel, rhs, first,
+                                                                      second, capsys, tmp_path):
+    assert main(["step", lhs, rel, rhs, "--latex"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"two readings: {first} and {second}" in err, err
+    source = tmp_path / "doc.tex"
+    tex_rel = {"=": "=", ">=": r"\ge"}[rel]
+    source.write_text(f"\\begin{{align}}\n{lhs} &{tex_rel} {rhs}\n\\end{{align}}\n")
+    assert main(["check-tex", str(source), "--no-certify"]) == 1   # the row is not read
+    out = capsys.readouterr().out
+    assert "0 of 1 display lines read" in out, out
+    assert f"doc.tex:2:" in out and f"two readings: {first} and {second}" in out, out
+
+
 def test_a_quotient_stays_read_where_it_has_one_reading():
     assert parse_formula(r"a/b \cdot c", latex=True) == sp.Symbol("a") * sp.Symbol("c") / sp.Symbol("b")
     assert parse_formula("a/bc") == sp.Symbol("a") / sp.Symbol("bc")  # plain: bc is one name
