@@ -49,6 +49,11 @@ def exact_is_cheap(expr, point=None) -> bool:
     value from the point) is never evaluated exactly."""
     point = {s: sp.sympify(v) for s, v in (point or {}).items()}
     for base, exponent in _powers(sp.sympify(expr)):
+        if not (exponent.free_symbols | base.free_symbols) & point.keys():
+            continue  # a constant power: SymPy has already evaluated it as far as it will
+        if any(abs(point[s]) > EXACT_EXPONENT_LIMIT for s in exponent.free_symbols
+               if s in point):
+            return False
         if exponent.has(sp.exp) or any(q.exp.free_symbols & point.keys()
                                        for q in exponent.atoms(sp.Pow)):
             return False

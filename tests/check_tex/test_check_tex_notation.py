@@ -17,7 +17,7 @@ from symdp.core.quantities import (Aggregate, Expectation, Extremum, Indicator, 
                                    Variance)
 from symdp.parsing.document import read_tex
 from symdp.parsing.inputs import folder_inputs
-from symdp.proof.cascade.certified.points import exact_is_cheap
+from symdp.core.exact_cost import exact_is_cheap
 from symdp.proof.cascade.common import exact_value
 from symdp.report.notebook import check_cell
 from symdp.report.tex_check import check_document

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ....core.exact_cost import exact_is_cheap  # noqa: F401 - the cascade's guard too
+
 from ....numeric.balls import arb, digits_to_bits, fmt, fmt_bound, point_ball, working_bits
 from ....numeric.ball_compiler import compare
 
@@ -74,63 +76,6 @@ class PointsResult:
         """Every evaluable point decided (and holds), at least one point."""
         return (self.count(HOLDS) > 0 and self.count(UNDECIDED) == 0
                 and self.count(FAILS) == 0)
-
-
-#: an exact evaluation with a parameter this large in an exponent is not attempted
-#: (``(1 + 1/n)**n`` at n = 10**12 is a rational of 10**13 digits)
-EXACT_EXPONENT_LIMIT = 10 ** 4
-
-
-#: the largest denominator of an exact fractional exponent: SymPy extracts the root of
-#: b^(p/q) by factoring b, which never ends for large b and q (issue #29: a hang)
-EXACT_ROOT_LIMIT = 12
-#: the most digits an exact power at a point may have (``(9999/9998)^9998`` has 40 000)
-EXACT_DIGIT_LIMIT = 50_000
-
-
-def _digits(value) -> int:
-    value = sp.Rational(value) if value.is_Rational else None
-    return 1 if value is None else max(len(str(abs(value.p))), len(str(value.q)))
-
-
-def exact_is_cheap(expr, point) -> bool:
-    """Can ``expr`` be evaluated exactly at ``point`` in reasonable time?
-
-    Every power whose exponent or base takes a value from the point -- ``exp(c log x)``
-    counts as ``x^c``, which SymPy makes of it -- must have at the point an exponent of at
-    most :data:`EXACT_EXPONENT_LIMIT`, integer or with a denominator of at most
-    :data:`EXACT_ROOT_LIMIT`, and a result of at most :data:`EXACT_DIGIT_LIMIT` digits."""
-    expr = sp.sympify(expr)
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, sp.Pow):
-            pairs = [(node.base, node.exp)]
-        elif isinstance(node, sp.exp) and node.args[0].has(sp.log):
-            arg = sp.expand_mul(node.args[0])
-            pairs = [(lg.args[0], arg.coeff(lg)) for lg in arg.atoms(sp.log)]
-        else:
-            continue
-        for base, exponent in pairs:
-            if not (exponent.free_symbols | base.free_symbols) & point.keys():
-                continue
-            if any(abs(point[s]) > EXACT_EXPONENT_LIMIT for s in exponent.free_symbols
-                   if s in point):
-                return False
-            if exponent.has(sp.exp) or any(q.exp.free_symbols & point.keys()
-                                           for q in exponent.atoms(sp.Pow)):
-                return False  # a tower x^(x^x): not even its exponent is evaluated
-            value = exponent.xreplace(point) if exponent.free_symbols & point.keys() else exponent
-            if not value.is_Rational:
-                if value.is_number and not value.is_real:
-                    return False
-                continue
-            if abs(value) > EXACT_EXPONENT_LIMIT or \
-                    (not value.is_Integer and value.q > EXACT_ROOT_LIMIT):
-                return False
-            size = max([_digits(point[s]) for s in base.free_symbols if s in point] +
-                       [_digits(n) for n in base.atoms(sp.Rational)] + [1])
-            if size * (abs(value.p) // value.q + 1) > EXACT_DIGIT_LIMIT:
-                return False
-    return True
 
 
 def _exact(expr, point):
