@@ -60,11 +60,11 @@ def grid_for(precision: int, mutate: str | None = None, refine: int = 0, engine:
     ``refine`` (from :func:`refinement`) makes the grid finer for steps whose losses are all
     small (sigma = 10, q = 1e-4: a window of 2e-4), so that a step still spans many cells."""
     if not isinstance(precision, int) or not 0 <= precision <= 6:
-        raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={precision!r}")
+        raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={shown(precision)}")
     if engine == "fft":
         return FFTGrid(h_exp=12 + precision + refine, mutate=mutate)
     if engine != "exact":
-        raise InvalidParameterError(f"engine must be 'fft' or 'exact'; got engine={engine!r}")
+        raise InvalidParameterError(f"engine must be 'fft' or 'exact'; got engine={shown(engine)}")
     # mass unit 2^-B: ~1e5 cells x ~40 products x 2^-B stays far below 1e-12 * 1e-6;
     # Arb precision: B bits of mass after the second differences of the profile (~2 h_exp bits)
     # truncation threshold 2^-(B-24) = 2^24 units: after the directed ceiling every cell of the
@@ -97,7 +97,7 @@ class Phase:
         if not isinstance(pairs, (tuple, list)) or not pairs or \
                 not all(isinstance(pair, Pair) for pair in pairs):
             raise InvalidParameterError(f"pairs must be a non-empty tuple of dominating pairs "
-                                        f"(symdp.accountant.Pair); got pairs={self.pairs!r}"[:300])
+                                        f"(symdp.accountant.Pair); got pairs={shown(self.pairs)}"[:300])
         object.__setattr__(self, "pairs", tuple(pairs))
         if isinstance(self.steps, bool) or not isinstance(self.steps, numbers.Integral) or \
                 not 1 <= self.steps <= STEPS_MAX:

@@ -482,7 +482,7 @@ def check_request(event, alphas, precision) -> tuple:
     if not isinstance(event, Event):
         raise InvalidParameterError(f"event must be a symdp event; got event={shown(event)}")
     if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 6:
-        raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={precision!r}")
+        raise InvalidParameterError(f"precision must be an integer in [0, 6]; got precision={shown(precision)}")
     return event, check_alphas(alphas), precision
 
 

@@ -53,7 +53,7 @@ from fractions import Fraction
 from flint import arb, ctx, fmpq
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import rational
+from ..core.validation import rational, shown
 from ..events import eps_delta as eps_delta_mechanism
 from ..events import gaussian as gaussian_mechanism
 from ..events import laplace as laplace_mechanism
@@ -211,7 +211,7 @@ def poisson_tails(ops, base_tails, base_lower_tails, q, direction: str, y, base_
 
 def _check_direction(direction):
     if not isinstance(direction, str) or direction not in DIRECTIONS:
-        raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={direction!r}")
+        raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={shown(direction)}")
 
 
 @dataclass(frozen=True)
@@ -372,7 +372,7 @@ class RandomizedResponse(Pair):
     def of(cls, event: RandomizedResponseEvent) -> "RandomizedResponse":
         """The pair of a randomized-response event (either form)."""
         if not isinstance(event, RandomizedResponseEvent):
-            raise InvalidParameterError(f"event must be a symdp.events.RandomizedResponse; got event={event!r}")
+            raise InvalidParameterError(f"event must be a symdp.events.RandomizedResponse; got event={shown(event)}")
         pair = object.__new__(cls)
         object.__setattr__(pair, "event", event)
         return pair
@@ -580,7 +580,7 @@ class Subsampled(Pair):
     def __post_init__(self):
         if not isinstance(self.base, SYMMETRIC):
             raise InvalidParameterError(f"base must be a symmetric pair (Gaussian, Laplace, EpsDelta, "
-                                        f"RandomizedResponse); got base={self.base!r}")
+                                        f"RandomizedResponse); got base={shown(self.base)}")
         event = SampledWithoutReplacement(self.base.event, p=self.p)
         object.__setattr__(self, "p", event.p)
         object.__setattr__(self, "event", event)

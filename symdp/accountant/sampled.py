@@ -27,6 +27,7 @@ from ..events import eps_delta as eps_delta_mechanism
 from ..events.backends import ARB
 from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails,
                     sampled_atoms, sampled_support)
+from ..core.validation import shown
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,9 @@ class PoissonSubsampled(Pair):
 
     def __post_init__(self):
         if not isinstance(self.base, SYMMETRIC):
-            raise InvalidParameterError(f"base must be a symmetric pair; got base={self.base!r}")
+            raise InvalidParameterError(f"base must be a symmetric pair; got base={shown(self.base)}")
         if self.direction not in ("remove", "add"):
-            raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={self.direction!r}")
+            raise InvalidParameterError(f"direction must be 'remove' or 'add'; got direction={shown(self.direction)}")
         event = PoissonSampled(self.base.event, self.q)
         object.__setattr__(self, "q", event.q)
         object.__setattr__(self, "event", event)
@@ -181,7 +182,7 @@ def group_pair(base, j: int) -> Pair:
             dj = Fraction(1) - Fraction(1, 2 ** 200)
         return EpsDelta(j * e, dj)
     raise InvalidParameterError(f"sampling with replacement supports Gaussian, Laplace and eps_delta base "
-                                f"events; got {kind!r}")
+                                f"events; got {shown(kind)}")
 
 
 def _rational_above(x: arb) -> Fraction:

@@ -29,18 +29,19 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
+from ..core.validation import shown
 
 
 def _sizes(n, sign):
     if sign not in (-1, 1):
-        raise InvalidParameterError(f"sign must be -1 (remove) or +1 (add); got sign={sign!r}")
+        raise InvalidParameterError(f"sign must be -1 (remove) or +1 (add); got sign={shown(sign)}")
     n = sp.sympify(n)
     return n, n + sign, (n - 1 if sign < 0 else n)
 
 
 def _region(region):
     if region not in (1, 2, 3):
-        raise InvalidParameterError(f"region must be 1, 2 or 3; got region={region!r}")
+        raise InvalidParameterError(f"region must be 1, 2 or 3; got region={shown(region)}")
     return region
 
 

@@ -37,6 +37,7 @@ from ..core.errors import InvalidParameterError
 from . import enumeration as en
 from .schemes import (NOTATION, ORDERINGS, Dataset, Extreme, First, Neighbour, Notation, Ordering,
                       Region, Sampling)
+from ..core.validation import shown
 
 
 #: The enum naming each case-selector argument (printing and validation).
@@ -61,7 +62,7 @@ def _sampling_atom(sampling) -> Str:
     if isinstance(sampling, Str) and sampling.name in Sampling.__members__:
         return sampling     # SymPy rebuilding the expression (xreplace, subs)
     raise InvalidParameterError(
-        f"sampling must be a symdp.bagging.Sampling; got sampling={sampling!r}")
+        f"sampling must be a symdp.bagging.Sampling; got sampling={shown(sampling)}")
 
 
 class _BaggingEnumerated(Enumerated):

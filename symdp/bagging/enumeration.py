@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from ..core.errors import InvalidParameterError
 from .schemes import Ordering, Sampling
+from ..core.validation import shown
 
 Distribution = types.MappingProxyType  # read-only: output -> Fraction
 
@@ -43,7 +44,7 @@ def dataset(size: int) -> tuple:
 def neighbour(n: int, sign: int) -> tuple:
     """``D'``: ``D`` without record ``n - 1`` (sign -1) or with record ``n`` (sign +1)."""
     if sign not in (-1, 1):
-        raise InvalidParameterError(f"sign must be -1 or +1; got sign={sign!r}")
+        raise InvalidParameterError(f"sign must be -1 or +1; got sign={shown(sign)}")
     return dataset(n + sign)
 
 
@@ -69,7 +70,7 @@ def output_count(sampling: Sampling, size: int, k: int, models: int = 1) -> int:
         return count
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return math.comb(size, k) ** models
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 @lru_cache(maxsize=256)
@@ -96,7 +97,7 @@ def distribution(sampling: Sampling, records: tuple, k: int, models: int = 1) ->
         subsets = list(itertools.combinations(records, k))
         outputs = list(itertools.product(subsets, repeat=models))
     else:
-        raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+        raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
     if not outputs:
         raise InvalidParameterError(
             f"the scheme has no output on a dataset of {len(records)} records with k={k}, "

@@ -31,7 +31,7 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError, SymdpError
-from ..core.validation import nonnegative, positive_integer
+from ..core.validation import nonnegative, positive_integer, shown
 from .schemes import ORDERINGS, Bagging, Ordering, Sampling
 
 #: Largest exact rational (bits of numerator + denominator) returned alongside a decimal.
@@ -92,7 +92,7 @@ def log_exclusion(sampling: Sampling, size: int, k: int, models: int) -> mpmath.
         return mpmath.log1p(-mpmath.mpf(models * k) / m)
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return mpmath.mpf(models) * mpmath.log1p(-mpmath.mpf(k) / m)
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 def exact_inclusion(bagging: Bagging, size: int) -> sp.Rational | None:
@@ -259,7 +259,7 @@ def analyse(bagging: Bagging, at=(), dps: int = 40) -> BaggingAnalysis:
     if dps > 100000:
         raise InvalidParameterError(f"dps must be <= 100000; got dps={dps}")
     if not isinstance(bagging, Bagging):
-        raise InvalidParameterError(f"bagging must be a symdp.bagging.Bagging; got {bagging!r}")
+        raise InvalidParameterError(f"bagging must be a symdp.bagging.Bagging; got {shown(bagging)}")
     epsilons = [nonnegative("eps", e) for e in at]
     for e in epsilons:
         if not e.is_Rational:

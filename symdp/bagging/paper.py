@@ -19,6 +19,7 @@ import sympy as sp
 
 from .profile import N, k, n
 from .schemes import Sampling
+from ..core.validation import shown
 
 
 def paper_epsilon(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
@@ -30,7 +31,7 @@ def paper_epsilon(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
         return sp.log((n_ + 1) / (n_ + 1 - models * k_))
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return models * sp.log((n_ + 1) / (n_ + 1 - k_))
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 def paper_exp_epsilon(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
@@ -42,7 +43,7 @@ def paper_exp_epsilon(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
         return (n_ + 1) / (n_ + 1 - models * k_)
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return ((n_ + 1) / (n_ + 1 - k_)) ** models
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 def paper_delta(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
@@ -54,7 +55,7 @@ def paper_delta(sampling: Sampling, n_=n, k_=k, models=1) -> sp.Expr:
         return models * k_ / n_
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return 1 - ((n_ - k_) / n_) ** models
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 def source(sampling: Sampling) -> str:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .schemes import ORDERINGS, Ordering, Sampling
+from ..core.validation import shown
 
 #: Symbols used by the symbolic formulas (and printed in the LaTeX of reports).
 n = sp.Symbol("n", integer=True, positive=True)
@@ -76,7 +77,7 @@ def inclusion_probability(sampling: Sampling, size, k_, models=1) -> sp.Expr:
         return models * k_ / size
     if sampling is Sampling.WITHOUT_REPLACEMENT_INDEPENDENT:
         return 1 - ((size - k_) / size) ** models
-    raise TypeError(f"sampling must be a Sampling; got {sampling!r}")
+    raise TypeError(f"sampling must be a Sampling; got {shown(sampling)}")
 
 
 def ordering_q(sampling: Sampling, ordering: Ordering, n_, k_, models=1) -> sp.Expr:

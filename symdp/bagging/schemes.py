@@ -38,7 +38,7 @@ import enum
 from dataclasses import dataclass
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import positive_integer
+from ..core.validation import positive_integer, shown
 
 
 class Sampling(enum.Enum):
@@ -129,7 +129,7 @@ class Ordering:
     def __post_init__(self):
         if self.neighbour not in (-1, 1):
             raise InvalidParameterError(
-                f"neighbour must be -1 (remove) or +1 (add); got neighbour={self.neighbour!r}")
+                f"neighbour must be -1 (remove) or +1 (add); got neighbour={shown(self.neighbour)}")
         object.__setattr__(self, "neighbour", Neighbour(self.neighbour))
 
     @property
@@ -193,7 +193,7 @@ class Bagging:
         models = positive_integer("models", self.models)
         if not isinstance(self.sampling, Sampling):
             raise InvalidParameterError(
-                f"sampling must be a symdp.bagging.Sampling; got sampling={self.sampling!r}")
+                f"sampling must be a symdp.bagging.Sampling; got sampling={shown(self.sampling)}")
         if n < 2:
             raise InvalidParameterError(
                 f"n must be an integer >= 2 (the neighbour D' = D minus one record must be "

@@ -61,7 +61,7 @@ def _precision_level(text) -> int:
 
 def check_precision(level) -> None:
     if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 6:
-        raise InvalidParameterError(f"--precision must be an integer in [0, 6]; got --precision={level!r}")
+        raise InvalidParameterError(f"--precision must be an integer in [0, 6]; got --precision={shown(level)}")
 
 
 def number(name: str, text, where: str = "") -> Fraction:
@@ -92,7 +92,7 @@ def read_phases(args):
     rate = "p" if uniform else "q"
     if args.schedule is not None:
         if not args.schedule.strip():
-            raise InvalidParameterError(f"--schedule must name a file; got --schedule={args.schedule!r}")
+            raise InvalidParameterError(f"--schedule must name a file; got --schedule={shown(args.schedule)}")
         if args.sigma or args.q or args.p or args.steps:
             raise InvalidParameterError("--schedule replaces --sigma/--q/--p/--steps; give one or the other")
         rows = _read_schedule(args.schedule, rate)

@@ -12,7 +12,7 @@ import re
 
 from ..bagging.schemes import Bagging, sampling_from_flags
 from ..core.errors import InvalidParameterError
-from ..core.validation import positive_integer, to_exact
+from ..core.validation import positive_integer, to_exact, shown
 
 __all__ = ["integer_argument", "bagging_configuration"]
 
@@ -23,7 +23,7 @@ def integer_argument(name: str, text) -> int:
         try:
             value = to_exact(name, text)
         except InvalidParameterError as exc:
-            raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={text!r}") from exc
+            raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={shown(text)}") from exc
         if not value.is_Integer:
             raise InvalidParameterError(f"{name} must be an integer >= 1; got {name}={text}")
         text = int(value)

@@ -8,6 +8,7 @@ from ..formulas import formula, names
 from ..proof.loader import (default_proofs_dir, derivation_ids, files_naming, load_file,
                             proof_files)
 from ..report.fragment import derivation_latex
+from ..core.validation import shown
 
 
 def add_parser(subparsers):
@@ -31,7 +32,7 @@ def run(args) -> int:
         return 0
     if not args.id:
         raise ValueError(f"give a derivation id or a formula name as ID (symdp latex --list); "
-                         f"got ID={args.id!r}")
+                         f"got ID={shown(args.id)}")
     if args.id in names():
         _, expr = formula(args.id)
         print(sp.latex(expr))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from ..proof.runner import MAX_CHECK_DPS
+from ..core.validation import shown
 
 
 def add_parser(subparsers):
@@ -53,7 +54,7 @@ def run(args) -> int:
     _outputs_are_not_inputs(args)
     if args.from_json is not None:
         if not args.from_json.strip():  # Path("") would be the current folder
-            raise ValueError(f"--from-json must be a file path; got --from-json={args.from_json!r}")
+            raise ValueError(f"--from-json must be a file path; got --from-json={shown(args.from_json)}")
         return _run_from_json(args)
     if args.dps is None:
         args.dps = 60

@@ -57,7 +57,7 @@ from ..events import laplace as laplace_mechanism
 from ..events.backends import MPMATH, SYMPY
 from ..tradeoff.families import EpsDelta, Gaussian, Laplace
 from ..numeric.mp_compiler import to_mpf
-from ..core.validation import nonnegative, parameter, positive_integer, precision, probability
+from ..core.validation import nonnegative, parameter, positive_integer, precision, probability, shown
 
 __all__ = ["Functionals", "functionals", "clt_mu", "BerryEsseen", "berry_esseen",
            "sgd_functionals", "sgd_clt_mu", "sgd_limit_mu", "sgd_limit_constant"]
@@ -206,7 +206,7 @@ def sgd_functionals(sigma, p, scheme: str = "uniform", dps: int = 30) -> Functio
     sigma, p = _sgd_params(sigma, p)
     dps = precision("dps", dps)
     if scheme not in ("uniform", "poisson"):
-        raise InvalidParameterError(f"scheme must be 'uniform' or 'poisson'; got scheme={scheme!r}")
+        raise InvalidParameterError(f"scheme must be 'uniform' or 'poisson'; got scheme={shown(scheme)}")
     with mpmath.workdps(dps + 10):
         m0, pp = 1 / to_mpf(sigma), to_mpf(p)
 
@@ -245,7 +245,7 @@ def sgd_limit_constant(sigma, scheme: str = "uniform") -> sp.Expr:
         return sp.exp(sigma ** -2) * Phi(sp.Rational(3, 2) / sigma) + 3 * Phi(-sp.Rational(1, 2) / sigma) - 2
     if scheme == "poisson":
         return (sp.exp(sigma ** -2) - 1) / 2
-    raise InvalidParameterError(f"scheme must be 'uniform' or 'poisson'; got scheme={scheme!r}")
+    raise InvalidParameterError(f"scheme must be 'uniform' or 'poisson'; got scheme={shown(scheme)}")
 
 
 def sgd_limit_mu(sigma, nu, scheme: str = "uniform") -> sp.Expr:

@@ -25,6 +25,7 @@ from ..core.errors import InvalidParameterError
 from ..tradeoff.base import TradeOff, alpha
 from ..numeric.mp_compiler import mp_callable, to_mpf
 from .privacy_loss import DensityLoss
+from ..core.validation import shown
 
 __all__ = ["DensityPair"]
 
@@ -38,7 +39,7 @@ class DensityPair(TradeOff):
 
     def __new__(cls, p, q, x, lo=-sp.oo, hi=sp.oo, breakpoints=(), kinks=()):
         if not isinstance(x, sp.Symbol):
-            raise InvalidParameterError(f"x must be a SymPy Symbol; got x={x!r}")
+            raise InvalidParameterError(f"x must be a SymPy Symbol; got x={shown(x)}")
         for name, d in (("p", p), ("q", q)):
             if not isinstance(d, sp.Expr) or d.free_symbols - {x}:
                 raise InvalidParameterError(f"{name} must be a SymPy expression in {x} only; got {name}={d}")

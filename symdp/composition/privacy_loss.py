@@ -51,7 +51,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError, RootFindingError
 from ..numeric.mp_compiler import to_mpf
 from ..numeric.roots import bracketed_root, decreasing_inverse
-from ..core.validation import probability
+from ..core.validation import probability, shown
 from ..events import eps_delta as eps_delta_mechanism
 from ..events import gaussian as gaussian_mechanism
 from ..events import laplace as laplace_mechanism
@@ -351,7 +351,7 @@ def _loss_level(eps):
     """``eps`` as an mpf (+-inf allowed: the profile's limits); NaN is refused by name."""
     e = mpmath.mpf(eps)
     if mpmath.isnan(e):
-        raise InvalidParameterError(f"eps must be a real number or +-inf; got eps={eps!r}")
+        raise InvalidParameterError(f"eps must be a real number or +-inf; got eps={shown(eps)}")
     return e
 
 

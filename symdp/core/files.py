@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import InvalidParameterError
+from ..core.validation import shown
 
 __all__ = ["atomic_path", "atomic_write", "input_text", "new_file_mode", "not_an_input",
            "output_directory", "output_file", "read_input", "KERNEL_DIRECTORIES"]
@@ -56,9 +57,9 @@ def _text(name: str, path) -> str:
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     if not isinstance(path, str) or not path.strip():
-        raise InvalidParameterError(f"{name} must be a file path; got {name}={path!r}")
+        raise InvalidParameterError(f"{name} must be a file path; got {name}={shown(path)}")
     if "\x00" in path:
-        raise InvalidParameterError(f"{name} must not contain a NUL character; got {name}={path!r}")
+        raise InvalidParameterError(f"{name} must not contain a NUL character; got {name}={shown(path)}")
     return path
 
 
@@ -69,14 +70,14 @@ def output_file(name: str, path) -> Path:
     socket, a dangling link or a missing parent directory.  Call it before any work."""
     text = _text(name, path)
     if text.endswith(("/", os.sep)):
-        raise InvalidParameterError(f"{name} must name a file, not a directory; got {name}={text!r}")
+        raise InvalidParameterError(f"{name} must name a file, not a directory; got {name}={shown(text)}")
     p = Path(text)
     try:
         if p.is_symlink():
             target = Path(os.path.realpath(p))
             if not target.exists():
                 raise InvalidParameterError(
-                    f"{name} is a symbolic link to a missing file; got {name}={text!r}")
+                    f"{name} is a symbolic link to a missing file; got {name}={shown(text)}")
             p = target
         if p.exists():
             mode = p.stat().st_mode
@@ -84,7 +85,7 @@ def output_file(name: str, path) -> Path:
                 hint = " (use - for standard output)" if name == "--json" else ""
                 raise InvalidParameterError(
                     f"{name} must be a regular file, not {_kind(mode)}: symdp writes only "
-                    f"regular files; got {name}={text!r}{hint}")
+                    f"regular files; got {name}={shown(text)}{hint}")
         directory = p.parent
         if not directory.is_dir():
             raise InvalidParameterError(
@@ -244,7 +245,7 @@ def read_input(name: str, path, *, max_bytes: int, stdin=None) -> bytes:
         os.close(fd)
         if not stat.S_ISREG(mode.st_mode):
             raise InvalidParameterError(f"{name} must be a regular file, not "
-                                        f"{_kind(mode.st_mode)}; got {name}={text!r}")
+                                        f"{_kind(mode.st_mode)}; got {name}={shown(text)}")
         raise InvalidParameterError(f"{name}: {text!r} has {mode.st_size} bytes, more than "
                                     f"the limit of {max_bytes}")
     with os.fdopen(fd, "rb") as fh:

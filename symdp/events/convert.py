@@ -43,7 +43,7 @@ def _relation(value):
     if isinstance(name, str) and name.upper() in RELATIONS:
         return name.upper()
     raise InvalidParameterError(f"neighboring_relation must be a dp_accounting NeighboringRelation or one "
-                                f"of {', '.join(RELATIONS)}; got neighboring_relation={value!r}"[:300])
+                                f"of {', '.join(RELATIONS)}; got neighboring_relation={shown(value)}"[:300])
 
 
 def _kinds(dp_event, poisson: bool = False, depth: int = 1) -> set:

@@ -128,7 +128,7 @@ class TradeOffFunction(Event):
     def __post_init__(self):
         from ..core.symbols import alpha
         if not isinstance(self.expr, sp.Expr):
-            raise InvalidParameterError(f"expr must be a SymPy expression in alpha; got expr={self.expr!r}")
+            raise InvalidParameterError(f"expr must be a SymPy expression in alpha; got expr={shown(self.expr)}")
         extra = self.expr.free_symbols - {alpha}
         if extra:
             raise InvalidParameterError(f"expr must have no free symbol but alpha; got {sorted(map(str, extra))} "
@@ -178,7 +178,7 @@ class SampledWithoutReplacement(Event):
             _settle(self)
             return
         if self.n is None or self.m is None:
-            raise InvalidParameterError(f"SampledWithoutReplacement needs both n and m; got n={self.n!r}, m={self.m!r}")
+            raise InvalidParameterError(f"SampledWithoutReplacement needs both n and m; got n={shown(self.n)}, m={shown(self.m)}")
         n, m = count("n", self.n), count("m", self.m)
         if m > n:
             raise InvalidParameterError(f"m must be <= n (a subset of the records); got m={m}, n={n}")

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
 from .base import Event, count, real, set_field, validated
+from ..core.validation import shown
 
 
 @validated
@@ -45,7 +46,7 @@ class RandomizedResponse(Event):
         set_field(self, "num_buckets", count("num_buckets", self.num_buckets, 2))
         if (self.noise_parameter is None) == (self.eps0 is None):
             raise InvalidParameterError(f"randomized response needs exactly one of noise_parameter "
-                                        f"(rho) and eps0; got noise_parameter={self.noise_parameter!r}, "
+                                        f"(rho) and eps0; got noise_parameter={shown(self.noise_parameter)}, "
                                         f"eps0={self.eps0!r}")
         if self.eps0 is not None:
             set_field(self, "eps0", real("eps0", self.eps0, 0))

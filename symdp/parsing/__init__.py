@@ -153,6 +153,7 @@ from .budget import (MAX_COMPARISONS, MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, MAX_ROO
                      MAX_SECONDS)
 from .grammar import _Parser
 from .tokens import _Problem, _tokenize
+from ..core.validation import shown
 
 __all__ = ["parse_formula", "parse_relation", "parse_assumptions", "MAX_LENGTH", "MAX_DEPTH",
            "MAX_DIGITS", "MAX_ROOT_DIGITS", "MAX_COMPARISONS", "MAX_SECONDS"]
@@ -176,12 +177,12 @@ def _validated_symbols(symbols) -> dict:
         return {}
     if not isinstance(symbols, dict):
         raise InvalidParameterError(f"symbols must be a dict of name -> Symbol; "
-                                    f"got symbols={symbols!r}")
+                                    f"got symbols={shown(symbols)}")
     for key, value in symbols.items():
         if not isinstance(key, str) or not (isinstance(value, sp.Basic) or
                                             isinstance(value, sp.core.function.UndefinedFunction)):
             raise InvalidParameterError(f"symbols must map names (str) to SymPy objects or "
-                                        f"undefined functions; got {key!r}: {value!r}")
+                                        f"undefined functions; got {shown(key)}: {shown(value)}")
     return symbols
 
 
@@ -287,5 +288,5 @@ def parse_assumptions(texts: list[str], *, latex: bool = False,
     [varepsilon >= 0, (0 < delta) & (delta < 1)]
     """
     if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-        raise InvalidParameterError(f"texts must be a list of strings; got texts={texts!r}")
+        raise InvalidParameterError(f"texts must be a list of strings; got texts={shown(texts)}")
     return [parse_relation(text, latex=latex, symbols=symbols) for text in texts]

@@ -13,6 +13,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..proof.cascade.certified.ranges import Range
+from ..core.validation import shown
 
 __all__ = ["parse_range"]
 
@@ -23,12 +24,12 @@ def parse_range(text: str, symbols: dict | None = None, integers=()) -> Range:
     Bounds are exact decimals, fractions ``a/b`` or ``oo``/``inf``.
     """
     if "=" not in text or ".." not in text:
-        raise InvalidParameterError(f'a box range reads "name=lo..hi"; got {text!r}')
+        raise InvalidParameterError(f'a box range reads "name=lo..hi"; got {shown(text)}')
     name, _, span = text.partition("=")
     name = name.strip()
     lo_text, _, hi_text = span.partition("..")
     if not name.isidentifier():
-        raise InvalidParameterError(f"a box range needs a parameter name; got {text!r}")
+        raise InvalidParameterError(f"a box range needs a parameter name; got {shown(text)}")
     symbol = (symbols or {}).get(name, sp.Symbol(name, real=True))
     return Range(symbol, _bound(lo_text, name), _bound(hi_text, name), integer=name in integers)
 
@@ -47,5 +48,5 @@ def _bound(text: str, name: str):
             value = Fraction(body)
     except (ValueError, ZeroDivisionError):
         raise InvalidParameterError(f"a bound of {name} must be a number, a fraction or oo; "
-                                    f"got {text!r}") from None
+                                    f"got {shown(text)}") from None
     return sign * sp.Rational(value.numerator, value.denominator)

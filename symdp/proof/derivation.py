@@ -20,6 +20,7 @@ import sympy as sp
 
 from ..core.errors import DerivationError
 from .verdict import Verdict
+from ..core.validation import shown
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 SKIPPABLE_STAGES = ("symbolic", "certified")
@@ -32,7 +33,7 @@ LATEX_RELATION = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 def normalise_relation(rel: str) -> str:
     rel = _ALIASES.get(rel.strip(), rel.strip())
     if rel not in RELATIONS:
-        raise DerivationError(f"relation must be one of {', '.join(RELATIONS)}; got relation={rel!r}")
+        raise DerivationError(f"relation must be one of {', '.join(RELATIONS)}; got relation={shown(rel)}")
     return rel
 
 
@@ -96,11 +97,11 @@ class Step:
         unknown = [s for s in skip if s not in SKIPPABLE_STAGES]
         if unknown:
             raise DerivationError(f"skip must name stages among {', '.join(SKIPPABLE_STAGES)}; "
-                                  f"got skip={unknown[0]!r}")
+                                  f"got skip={shown(unknown[0])}")
         object.__setattr__(self, "skip", skip)
         if self.induction and (len(self.induction) != 2 or
                                not isinstance(self.induction[0], sp.Symbol)):
-            raise DerivationError(f"induction must be (symbol, start); got induction={self.induction!r}")
+            raise DerivationError(f"induction must be (symbol, start); got induction={shown(self.induction)}")
 
     @property
     def free_symbols(self) -> set:
@@ -151,13 +152,13 @@ class Derivation:
         object.__setattr__(self, "steps", tuple(self.steps))
         object.__setattr__(self, "constraints", tuple(self.constraints))
         if not self.id or not self.id.replace("_", "").isalnum():
-            raise DerivationError(f"derivation id must be a non-empty identifier; got id={self.id!r}")
+            raise DerivationError(f"derivation id must be a non-empty identifier; got id={shown(self.id)}")
         if not self.steps:
             raise DerivationError(f"derivation {self.id} has no steps")
         for symbol, domain in self.hypotheses.items():
             if not isinstance(symbol, sp.Symbol) or not isinstance(domain, sp.Set):
                 raise DerivationError(
-                    f"derivation {self.id}: hypotheses map Symbols to SymPy sets; got {symbol!r}: {domain!r}")
+                    f"derivation {self.id}: hypotheses map Symbols to SymPy sets; got {shown(symbol)}: {shown(domain)}")
         for i, step in enumerate(self.steps):
             missing = step.free_symbols - set(self.hypotheses)
             if missing:

@@ -43,6 +43,7 @@ from ..core.errors import InvalidParameterError
 from .check import DEFAULT_DPS, DerivationReport, check_derivation
 from .loader import (LoadError, cached_ids, default_proofs_dir, files_naming, load_error,
                      load_file, proof_files)
+from ..core.validation import shown
 
 __all__ = ["CheckRun", "DEFAULT_TIMEOUT", "MAX_CHECK_DPS", "MAX_TIMEOUT", "available_cores",
            "check_all", "CHECKED_NOW", "REPLAYED"]
@@ -657,13 +658,13 @@ def check_all(paths=None, *, jobs: int | None = None, only=None, dps=DEFAULT_DPS
     if jobs is None:
         jobs = available_cores()
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise InvalidParameterError(f"jobs must be an integer >= 1; got jobs={jobs!r}")
+        raise InvalidParameterError(f"jobs must be an integer >= 1; got jobs={shown(jobs)}")
     if timeout is None:
         timeout = float("inf")
     elif (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
           or not 0 < timeout <= MAX_TIMEOUT):
         raise InvalidParameterError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}]; "
-                                    f"got timeout={timeout!r}")
+                                    f"got timeout={shown(timeout)}")
     if cache is not None and codec is None:
         raise InvalidParameterError("cache needs codec: the cache stores records")
     only_set = frozenset(only) if only else None

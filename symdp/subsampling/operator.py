@@ -61,7 +61,7 @@ from ..tradeoff.base import conjugate as _conjugate_from_pieces
 from ..tradeoff.families import Identity
 from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
 from ..tradeoff.solve import solve_for
-from ..core.validation import expression_or_number, probability
+from ..core.validation import expression_or_number, probability, shown
 
 _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
@@ -86,7 +86,7 @@ def as_trade_off(f) -> TradeOff:
         return TradeOff(f)
     raise NotATradeOffFunctionError(
         f"f must be a trade-off function (a symdp TradeOff or a SymPy expression in alpha); "
-        f"got f={f!r}")
+        f"got f={shown(f)}")
 
 
 def is_symmetric(f: TradeOff) -> bool:

@@ -29,7 +29,7 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.validation import nonnegative, probability, to_exact
+from ..core.validation import nonnegative, probability, to_exact, shown
 from ..numeric.ball_compiler import UnsupportedExpression, compile_ball
 from ..numeric.balls import UNAVAILABLE, digits_to_bits, point_ball, working_bits
 from ..tradeoff.base import alpha
@@ -102,7 +102,7 @@ def family_name(f) -> str:
     if isinstance(f, Gaussian):
         return "gaussian"
     raise InvalidParameterError(
-        f"f must be an EpsDelta or a Gaussian trade-off function; got f={f!r}")
+        f"f must be an EpsDelta or a Gaussian trade-off function; got f={shown(f)}")
 
 
 def default_epsilons(f, p) -> list:

@@ -28,6 +28,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError, NotATradeOffFunctionError  # noqa: F401
 from .assumptions import Assumption
 from .base import Piece, TradeOff, alpha
+from ..core.validation import shown
 
 
 class UndecidedConditionWarning(UserWarning):
@@ -92,7 +93,7 @@ class UserTradeOff(TradeOff):
             variable, expr = expr.variables[0], expr.expr
         expr = to_exact("f", expr) if not isinstance(expr, sp.Basic) else expr
         if not isinstance(variable, sp.Symbol):
-            raise InvalidParameterError(f"variable must be a Symbol; got variable={variable!r}")
+            raise InvalidParameterError(f"variable must be a Symbol; got variable={shown(variable)}")
         expr = expr.xreplace({variable: alpha}) if variable != alpha else expr
         if expr.has(sp.nan) or expr.has(sp.zoo):
             raise InvalidParameterError(f"f must be finite; got f={expr}")

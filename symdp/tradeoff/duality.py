@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.special import phi_normal_form
-from ..core.validation import precision
+from ..core.validation import precision, shown
 from ..numeric.digits import with_digits
 from .base import TradeOff, _simplify, alpha, varepsilon
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
@@ -36,7 +36,7 @@ class ProfileTradeOff(TradeOff):
     def __new__(cls, delta, eps=varepsilon):
         delta = sp.sympify(delta)
         if not isinstance(eps, sp.Symbol):
-            raise InvalidParameterError(f"eps must be a Symbol; got eps={eps!r}")
+            raise InvalidParameterError(f"eps must be a Symbol; got eps={shown(eps)}")
         extra = delta.free_symbols - {eps}
         if extra and any(s.is_number is None and s.is_real is None for s in extra):
             pass  # symbolic parameters are allowed; numerics need them substituted

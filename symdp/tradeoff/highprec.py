@@ -25,7 +25,7 @@ import sympy as sp
 
 from ..core.errors import InvalidParameterError
 from ..core.symbols import alpha
-from ..core.validation import precision
+from ..core.validation import precision, shown
 from ..numeric.digits import with_digits
 
 __all__ = ["evaluate_many"]
@@ -89,7 +89,7 @@ def evaluate_many(f, points, dps: int = 50, *, stats: dict | None = None) -> lis
     dps = precision("dps", dps)
     if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
         raise InvalidParameterError(f"points must be a sequence of numbers in [0, 1]; got "
-                                    f"{type(points).__name__} {points!r}")
+                                    f"{type(points).__name__} {shown(points)}")
     exact = [_exact(v, i) for i, v in enumerate(points)]
     counts = {"arb": 0, "mpmath": 0}
     expr = f.expr(alpha)

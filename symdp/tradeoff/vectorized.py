@@ -42,6 +42,7 @@ import sympy as sp
 from ..core.errors import InvalidParameterError
 from ..core.special import Phi, PhiInv
 from ..numeric.roots import decreasing_inverse_array
+from ..core.validation import shown
 
 __all__ = ["eps_delta", "subsampled_eps_delta", "gaussian", "normal_cdf", "normal_quantile",
            "decreasing_inverse", "vectorize"]
@@ -98,7 +99,7 @@ def _check_parameter(name, value, lo, hi=None):
     value = float(value)
     if not (value >= lo and (hi is None or value <= hi)):
         constraint = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
-        raise InvalidParameterError(f"{name} must be {constraint}; got {name}={value!r}")
+        raise InvalidParameterError(f"{name} must be {constraint}; got {name}={shown(value)}")
     return value
 
 
@@ -106,7 +107,7 @@ def _alphas(alpha):
     alpha = np.asarray(alpha, dtype=float)
     if alpha.size and not (alpha.min() >= 0 and alpha.max() <= 1):   # NaN fails both
         bad = alpha[~((alpha >= 0) & (alpha <= 1))].flat[0]
-        raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={bad!r}")
+        raise InvalidParameterError(f"alpha must be in [0, 1]; got alpha={shown(bad)}")
     return alpha
 
 

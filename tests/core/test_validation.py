@@ -105,3 +105,30 @@ def test_positive_integers(value, out):
 def test_positive_integers_refuse_everything_else(value):
     with pytest.raises(InvalidParameterError, match=r"^k must be an integer >= 1; got k="):
         positive_integer("k", value)
+
+
+HUGE = 10 ** 100_000   # Python refuses to turn it into text: repr() raises ValueError
+
+
+def _curve():
+    import symdp
+    from symdp.events import Gaussian
+    return symdp.tradeoff_curve(Gaussian(1), [0.1], precision=HUGE)
+
+
+def _evaluate_many():
+    from symdp import Gaussian
+    return Gaussian(1).evaluate_many(HUGE)
+
+
+def _account():
+    import symdp
+    from symdp.events import Gaussian
+    return symdp.account(Gaussian(1), delta="1e-5", precision=HUGE)
+
+
+@pytest.mark.parametrize("call", [_curve, _evaluate_many, _account])
+def test_a_value_python_cannot_print_is_refused_by_name(call):
+    # the error message shows the value: a bare repr() of it raised ValueError instead
+    with pytest.raises(InvalidParameterError, match="an integer of about 100001 digits"):
+        call()

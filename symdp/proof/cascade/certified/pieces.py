@@ -107,37 +107,13 @@ def _sorted_distinct(roots):
     return [r for _, r in out]
 
 
-#: precisions (bits) at which the sign of a difference at a point is decided
-SIGN_BITS = (128, 256, 512, 1024)
-
-
 def sign_of(value):
-    """The sign (+1, 0, -1) of a closed number, exactly (a Rational, also after simplify) or
-    by Arb balls at rising precision (:data:`SIGN_BITS`); None when undecided -- never a
-    guess from digits (a difference below 10^-40 is not 0)."""
-    from ....numeric.ball_compiler import evaluate_ball
+    """The sign (+1, 0, -1) of a closed number, or None when undecided: the kernel's own
+    decider (:func:`symdp.proof.kernel.replay.exact_sign`), so that the stage proposes a
+    branch by the rule the kernel will re-derive it by."""
+    from ...kernel.replay import exact_sign
 
-    value = sp.sympify(value)
-    if value.free_symbols or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-        return None
-    if not value.is_Rational:
-        try:
-            simple = sp.simplify(value)
-        except Exception:  # noqa: BLE001
-            simple = value
-        value = simple if simple.is_Rational else value
-    if value.is_Rational:
-        return int(bool(value > 0)) - int(bool(value < 0))
-    for bits in SIGN_BITS:
-        try:
-            ball = evaluate_ball(value, {}, bits=bits)
-        except Exception:  # noqa: BLE001
-            return None
-        if ball.is_finite() and ball > 0:
-            return 1
-        if ball.is_finite() and ball < 0:
-            return -1
-    return None
+    return exact_sign(value)
 
 
 def specialise(expr, symbol, point):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from ....core.errors import InvalidParameterError
+from ....core.validation import shown
 
 __all__ = ["Range"]
 
@@ -32,7 +33,7 @@ class Range:
             if isinstance(value, str):   # sympify would evaluate the text
                 raise InvalidParameterError(
                     f"the {end} bound of {self.symbol.name} must be a number, not text "
-                    f"(parse text with symdp.parsing.ranges.parse_range); got {value!r}")
+                    f"(parse text with symdp.parsing.ranges.parse_range); got {shown(value)}")
         lo, hi = sp.sympify(self.lo), sp.sympify(self.hi)
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
