@@ -2,6 +2,8 @@ r"""No verdict depends on the clock (issue #19): two runs of ``symdp check --jso
 
     python -m benchmarks.determinism                     # proofs/: --jobs 1, then --jobs 2 loaded
     python -m benchmarks.determinism proofs/drs_clt_functionals.py
+    python -m benchmarks.determinism --against check.json     # check.json vs one loaded run
+    python -m benchmarks.determinism --against check.json --load "python -m pytest -n auto -m slow"
     python -m benchmarks.determinism --compare a.json b.json   # compare two reports only
 
 The first run is ``symdp check --json --jobs 1`` (on whatever load the machine has); the
@@ -10,9 +12,18 @@ loop, started here and ended here by its pid), so that a stage whose verdict res
 wall-clock budget gets less of it.  The verdicts are then compared step by step: the
 verdict, the unproved hypotheses it carries, and any load error.  Exit 0 when every step
 has the same verdict in both runs, 1 naming each step that differs, 2 when a run gives no
-report.  A full run over proofs/ takes about 200 s of CPU (on the 2-core machine shared
+report.  A full run over proofs/ takes about 130 s of CPU (on the 2-core machine shared
 with other jobs, load about 7, the two runs took 1116 s and 841 s of wall-clock time; all 361
-steps had the same verdict).  The budgets are counted in work (:mod:`symdp.proof.budgets`),
+steps had the same verdict).
+
+``--against FILE`` takes the first run's report from FILE -- CI's step 1 writes the README's
+``symdp check`` there, unloaded, its verdicts reused from the cache that check filled -- and
+makes only the second, loaded run, with ``--no-cache``: the one comparison shows both that no
+verdict depends on the load and that none differs with and without the cache (issue #30).
+The runs are ``--no-cache`` here too (each checks every derivation).  ``--load COMMAND``
+makes the load with COMMAND instead of a busy loop -- CI runs its slow tests there, so that
+the load is work it has to do anyway -- waits for it, and fails (exit 1, with the end of its
+output) when it fails.  The budgets are counted in work (:mod:`symdp.proof.budgets`),
 so the two runs agree; before that, 1 of 361 steps differed.
 """
 
@@ -21,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -69,7 +81,7 @@ def _check(paths, jobs: int, out: Path) -> dict:
     """``symdp check --json OUT --jobs JOBS PATHS``; the report (its exit code 1 -- a verdict
     missing its expectation -- is part of what is compared, not an error)."""
     command = [sys.executable, "-m", "symdp.cli.main", "check", *paths, "--jobs", str(jobs),
-               "--json", str(out)]
+               "--json", str(out), "--no-cache"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode not in (0, 1) or not out.exists():
         raise RuntimeError(f"{' '.join(command[2:])} exited {done.returncode}: "
@@ -89,8 +101,15 @@ def main(argv=None) -> int:
                         help="proof files or directories (default: proofs/)")
     parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
                         help="compare two existing reports instead of running the checks")
+    parser.add_argument("--against", metavar="FILE",
+                        help="the first run's report (a symdp check --json file): make only the "
+                        "second, loaded run")
+    parser.add_argument("--load", metavar="COMMAND",
+                        help="the load of the second run: COMMAND (split as a shell would, "
+                        "run without one) instead of a busy loop; its failure fails the run")
     parser.add_argument("--keep", metavar="DIR", help="write both reports into DIR")
     args = parser.parse_args(argv)
+    load_failed = False
     if args.compare:
         try:
             first, second = (json.loads(Path(p).read_text()) for p in args.compare)
@@ -104,19 +123,46 @@ def main(argv=None) -> int:
         names = ("--jobs 1", "--jobs 2, loaded")
         try:
             start = time.perf_counter()
-            first = _check(args.paths, 1, where / "jobs1.json")
+            if args.against:
+                try:
+                    first = json.loads(Path(args.against).read_text())
+                except (OSError, ValueError) as exc:
+                    print(f"determinism: cannot read a report: {exc}", file=sys.stderr)
+                    return 2
+                names = (args.against, "--jobs 2 --no-cache, loaded")
+            else:
+                first = _check(args.paths, 1, where / "jobs1.json")
             middle = time.perf_counter()
-            busy = _busy()
+            log = open(where / "load.log", "w+") if args.load else None
+            busy = _busy() if not args.load else subprocess.Popen(
+                shlex.split(args.load), stdout=log, stderr=subprocess.STDOUT)
             try:
                 second = _check(args.paths, 2, where / "jobs2-loaded.json")
-            finally:
-                busy.kill()
+            except BaseException:
+                busy.kill()   # a failed check: the load is not waited for
                 busy.wait()
+                raise
+            finally:
+                if not args.load:
+                    busy.kill()
+                    busy.wait()
             end = time.perf_counter()
+            if args.load:   # the load is work of its own: wait for it and report it
+                busy.wait()
+                log.seek(0)
+                output = log.read()
+                log.close()
+                print(f"the load, {args.load}: exit {busy.returncode}")
+                print("\n".join(output.rstrip().splitlines()[-15:]))
+                if busy.returncode != 0:
+                    print(f"determinism: the load command failed (exit {busy.returncode})")
+                    load_failed = True
         except RuntimeError as exc:
             print(f"determinism: {exc}", file=sys.stderr)
             return 2
-        print(f"--jobs 1: {middle - start:.0f} s; --jobs 2 with one more CPU-bound process: "
+        print((f"first run from {args.against}" if args.against else
+               f"--jobs 1: {middle - start:.0f} s") +
+              f"; --jobs 2 with one more CPU-bound process: "
               f"{end - middle:.0f} s (load average now {os.getloadavg()[0]:.1f}); "
               f"reports in {where}")
     lines = differences(first, second, names)
@@ -127,7 +173,7 @@ def main(argv=None) -> int:
             print("  " + line)
         return 1
     print(f"all {steps} steps have the same verdict in both runs")
-    return 0
+    return 1 if load_failed else 0
 
 
 if __name__ == "__main__":

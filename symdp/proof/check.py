@@ -65,6 +65,15 @@ from . import kernel
 from .certificates import Certificate, Claim, Domain
 
 
+def step_claim(step: Step, derivation: Derivation) -> Claim:
+    """The statement every verdict of ``step`` is about: its sides as written, on the domain of
+    the derivation's hypotheses and constraints and the step's side conditions (issue #27).
+    Also what a cached certificate is replayed against (:mod:`symdp.proof.cache`)."""
+    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
+    written = step.written or (step.lhs, step.rhs)
+    return Claim(written[0], step.relation, written[1], domain)
+
+
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
                points: int = DEFAULT_POINTS, symbolic_work: int = SIMPLIFY_WORK,
                certify: bool = True, box=None, box_limit: int | None = None,
@@ -85,10 +94,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     result = undefined_on_domain(step, derivation)
     if result is not None:
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
-    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
-    written = step.written or (step.lhs, step.rhs)
-    # the statement every verdict of this step is about: the sides as written (issue #27)
-    claim = Claim(written[0], step.relation, written[1], domain)
+    claim = step_claim(step, derivation)
+    domain, written = claim.domain, (claim.lhs, claim.rhs)
     # a clear error, before any stage; also for declared symbols SymPy already evaluated away
     # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
@@ -103,6 +110,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 return replace(found, expected=step.expect)
         return replace(undecided, expected=step.expect)
     tried = []
+    skipped = evidence_skips(step)
     unfoldings = ()
 
     def accepted(proposal):
@@ -138,6 +146,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             pass
         elif "symbolic" in step.skip:
             tried.append("symbolic: skipped (the step says so)")
+        elif "symbolic" in skipped:
+            pass
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
             if step.relation == "=":   # the closed forms as the kernel unfolds them there
@@ -149,17 +159,17 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 result = accepted(proposal)
                 if result is not None:
                     break
-        if result is None:   # counting lemmas + the algebra after them (issue #20)
+        if result is None and "counting" not in skipped:   # counting lemmas + algebra (#20)
             proposal, note = counting_stage(step.lhs, step.rhs, step.relation, derivation, step)
             if note:
                 tried.append(note)
             result = accepted(proposal) if proposal is not None else None
-        if result is None:
+        if result is None and "enumeration" not in skipped:
             result = accepted(enumeration_stage(lhs, rhs, step.relation, derivation, step))
         cert_note, cert_record = "", None
         if "certified" in step.skip and certify:
             tried.append("certified: skipped (the step says so)")
-        if certify and "certified" not in step.skip and \
+        if certify and "certified" not in step.skip and "certified" not in skipped and \
                 (result is None or result.verdict is Verdict.UNDECIDED):
             certified, cert_record, cert_note = _certified(lhs, rhs, step, derivation, index, dps,
                                                            points, box, box_limit)
@@ -186,6 +196,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         result = StepResult(result.verdict, result.detail + "; tried " + "; ".join(tried),
                             result.stage)
     detail = result.detail
+    if skipped and result.stage != "structural":
+        detail += (f"; proof attempts skipped, the step expecting {step.expect.value} "
+                   f"(evidence): {', '.join(skipped)}")
     if step.skip and result.stage not in ("structural",) and "the step skips" not in detail:
         detail += f"; the step skips the {' and '.join(step.skip)} stage" + \
             ("s" if len(step.skip) > 1 else "")
@@ -196,6 +209,23 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,
                                    symbolic_work=symbolic_work, certify=certify)
+
+
+#: the stages that could only prove a step, not attempted when the step expects evidence
+#: (issue #30): the step asks for evidence, so a proof would only give it a stronger verdict
+#: than it asks for, at the cost of every attempt; the stage that gives the evidence expected
+#: and the counterexample search (a REFUTED is never skipped) still run, and the detail names
+#: what was skipped.  The kernel still issues every verdict that holds.
+_EVIDENCE_SKIPS = {
+    Verdict.NUMERIC_AT_POINTS: ("symbolic", "counting", "enumeration", "certified"),
+    Verdict.CHECKED_AT_POINTS: ("symbolic", "counting", "enumeration"),
+    Verdict.ENUMERATED_ON_RANGE: ("symbolic", "counting", "certified"),
+}
+
+
+def evidence_skips(step: Step) -> tuple:
+    """The proof attempts skipped for ``step``: none unless it expects evidence."""
+    return _EVIDENCE_SKIPS.get(step.expect, ())
 
 
 def _unfolded_identity(written, unfoldings, domain, work, tried):

@@ -192,8 +192,12 @@ def cached_ids(f: Path) -> list[str] | None:
 def derivation_ids(files) -> dict[Path, list[str]]:
     """``{file: [derivation ids]}`` without importing the files that did not change since the
     last call: the ids are cached in ``__pycache__/symdp-ids.json`` beside the files, keyed
-    by the file's size and modification time (and symdp's version).  A file that fails to
-    load has no ids (``symdp check`` reports why)."""
+    by the file's size and modification time (and symdp's version), and found in the index
+    of the check cache, keyed by the file's text (:func:`symdp.proof.cache.known_ids`: what
+    ``symdp check`` imported, whatever the files' times).  A file that fails to load has no
+    ids (``symdp check`` reports why)."""
+    from .cache import known_ids, remember_ids
+
     out, by_dir = {}, {}
     for f in files:
         f = Path(f)
@@ -204,10 +208,13 @@ def derivation_ids(files) -> dict[Path, list[str]]:
             key = _index_key(f)
             entry = index.get(f.name)
             if not (isinstance(entry, dict) and entry.get("key") == key):
-                try:
-                    ids = [d.id for d in load_file(f)]
-                except (Exception, SystemExit):  # noqa: BLE001 - reported by symdp check
-                    ids = []
+                ids = known_ids(f)
+                if ids is None:
+                    try:
+                        ids = [d.id for d in load_file(f)]
+                        remember_ids(f, ids)
+                    except (Exception, SystemExit):  # noqa: BLE001 - reported by symdp check
+                        ids = []
                 entry = index[f.name] = {"key": key, "ids": ids}
                 changed = True
             out[f] = list(entry["ids"])

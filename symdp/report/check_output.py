@@ -1,9 +1,9 @@
 r"""Reports of checked derivations: a text table and a documented JSON schema.
 
-JSON schema (``symdp check --json FILE``), version 3::
+JSON schema (``symdp check --json FILE``), version 4::
 
     {
-      "schema": "symdp-check/3",
+      "schema": "symdp-check/4",
       "dps": [int, int] | null,        # the numeric stage's two precisions, when recorded
       "summary": {"derivations": int, "steps": int, "verdicts": {VERDICT: int},
                   "holds_everywhere": int,     # steps that hold for every parameter value
@@ -16,6 +16,7 @@ JSON schema (``symdp check --json FILE``), version 3::
                   "require_proof": bool,       # symdp check --require-proof
                   "not_proved": int,           # steps expected to hold that do not hold everywhere
                   "ok": bool,                  # (with require_proof: and not_proved == 0)
+                  "origins": {"checked now": int, "replayed": int, "recorded": int},
                   "line": str},                # the summary line symdp check prints
       "derivations": [{
           "id": str, "source": str, "citation": str, "statement": str,
@@ -44,7 +45,8 @@ JSON schema (``symdp check --json FILE``), version 3::
                      "points": int, "worst_margin": str|null,
                      "counterexample": null | {"point": {symbol: value}, "lhs": str,
                                                "rhs": str, "difference": str, "exact": bool},
-                     "certified": null | CERTIFIED_RECORD}]
+                     "certified": null | CERTIFIED_RECORD,
+                     "origin": str}]           # "checked now", "replayed", "recorded <key>"
       }],
       "load_errors": [{"path": str, "error": str}]
     }
@@ -56,6 +58,17 @@ at sampled points only), UNDECIDED, REFUTED.
 A step *holds* (``holds_everywhere``) only when its verdict is one of the first three and
 it rests on no unproved hypothesis; read ``holds_everywhere`` and ``scope``, never the
 verdict name alone.
+
+``origin`` says where a step's verdict comes from (issue #30, :mod:`symdp.proof.cache`):
+``"checked now"`` by this run; ``"replayed"``: reused from the cache after the kernel accepted
+the stored certificate again in this run; ``"recorded <key>"``: reused from the cache entry
+whose key starts with <key>, as checked when the entry was written, not re-checked.
+
+**Changes from** ``symdp-check/3`` (and how to read an old file):
+
+* new step field ``origin`` and summary field ``origins`` (its counts); ``symdp check``'s
+  summary line ends with them.  A /3 file holds verdicts checked by the run that wrote it
+  (read ``origin`` as ``"checked now"``); ``symdp report --from-json`` reads /3 and /4.
 
 **Changes from** ``symdp-check/2`` (and how to read an old file):
 
@@ -129,25 +142,53 @@ import sympy as sp
 
 from ..proof.verdict import Verdict
 
-SCHEMA = "symdp-check/3"
+SCHEMA = "symdp-check/4"
+#: the schemas ``symdp report --from-json`` reads (a /3 file lacks only the origins)
+READABLE = ("symdp-check/3", SCHEMA)
+#: where a verdict comes from (:mod:`symdp.proof.runner`); a recorded one is
+#: "recorded <key>"
+CHECKED_NOW, REPLAYED, RECORDED = "checked now", "replayed", "recorded"
 
 
-def derivation_dict(report) -> dict:
+def derivation_dict(report, origins=()) -> dict:
     """``derivations[i]`` of the JSON: the serialisation of the report's record
-    (:func:`symdp.report.views.report_dict`; the one code path for JSON and document)."""
+    (:func:`symdp.report.views.report_dict`; the one code path for JSON and document);
+    ``origins`` replaces the record's (one per step)."""
+    from dataclasses import replace
+
     from .views import report_dict, view_of_report
 
-    return report_dict(view_of_report(report))
+    view = view_of_report(report)
+    return report_dict(replace(view, origins=tuple(origins)) if origins else view)
 
 
-def summary(reports, errors, *, require_proof: bool = False) -> dict:
+def _origin_counts(reports, origins) -> dict:
+    counts = {CHECKED_NOW: 0, REPLAYED: 0, RECORDED: 0}
+    for rep in reports:
+        for i in range(len(rep.steps)):
+            word = _origin(rep, i, origins)
+            counts[RECORDED if word.startswith(RECORDED) else word] += 1
+    return counts
+
+
+def _origin(rep, i, origins) -> str:
+    """Where step ``i`` of ``rep`` comes from: ``origins`` (id -> per step), else the
+    record's own (a report read back from JSON), else "checked now"."""
+    found = origins.get(rep.derivation.id, ()) if origins else ()
+    found = found or getattr(rep, "origins", ())
+    return found[i] if found and i < len(found) else CHECKED_NOW
+
+
+def summary(reports, errors, *, require_proof: bool = False, origins=None) -> dict:
     """Counts over the checked steps of ``reports`` (anything with ``.steps``, a tuple of
     :class:`~symdp.proof.verdict.StepResult`): by verdict, and by scope -- how many hold for
     every parameter value, hold only under unproved hypotheses, were checked at points only
     -- the findings and how many reproduce, the mismatches and the load errors.
 
     ``require_proof`` (``symdp check --require-proof``): a step expected to hold that does
-    not hold everywhere is not ``ok`` (``not_proved`` counts them)."""
+    not hold everywhere is not ``ok`` (``not_proved`` counts them).  ``origins``
+    (:attr:`symdp.proof.runner.CheckRun.origins`): where each verdict comes from; counted in
+    ``origins`` (every verdict "checked now" without it) and, when given, in the line."""
     results = [r for rep in reports for r in rep.steps]
     verdicts = Counter(r.verdict.value for r in results)
     mismatches = sum(1 for r in results if not r.matches_expectation)
@@ -168,6 +209,8 @@ def summary(reports, errors, *, require_proof: bool = False) -> dict:
         "mismatches": mismatches, "load_errors": len(errors),
         "not_proved": not_proved, "require_proof": bool(require_proof),
         "ok": mismatches == 0 and not errors and not (require_proof and not_proved),
+        "origins": _origin_counts(reports, origins),
+        "origins_given": origins is not None,
     }
 
 
@@ -175,8 +218,11 @@ def summary_line(s: dict) -> str:
     """The one-line summary of :func:`summary`, scope first::
 
         212 of 317 steps hold for every parameter value; 96 checked at points only;
-        9 findings reproduced
-    """
+        9 findings reproduced; 12 checked now, 280 replayed by the kernel from the cache,
+        25 recorded in the cache
+
+    (where the verdicts come from only when :func:`summary` was given the origins), then
+    what does not match."""
     parts = [f"{s['holds_everywhere']} of {s['steps']} steps hold for every parameter value"]
     if s["under_hypotheses"]:
         parts.append(f"{s['under_hypotheses']} hold only under unproved hypotheses")
@@ -187,6 +233,15 @@ def summary_line(s: dict) -> str:
     parts.append(f"{s['findings_reproduced']} findings reproduced"
                  if s["findings_reproduced"] == s["findings"] else
                  f"{s['findings_reproduced']} of {s['findings']} findings reproduced")
+    if s.get("origins_given") and s["steps"]:
+        o = s["origins"]
+        if o[CHECKED_NOW] == s["steps"]:
+            parts.append(f"all {s['steps']} checked now")
+        else:
+            parts.append(", ".join(
+                [f"{o[CHECKED_NOW]} checked now"] +
+                ([f"{o[REPLAYED]} replayed by the kernel from the cache"] if o[REPLAYED] else [])
+                + ([f"{o[RECORDED]} recorded in the cache"] if o[RECORDED] else [])))
     if s["mismatches"]:
         parts.append(f"{s['mismatches']} verdict(s) do NOT match their expectations")
     if s["load_errors"]:
@@ -211,31 +266,61 @@ def verdict_counts_line(s: dict) -> str:
     return f"{s['steps']} steps in {s['derivations']} derivations: {counts}; {match}"
 
 
-def json_report(reports, errors, *, dps=None, require_proof: bool = False) -> str:
+def json_report(reports, errors, *, dps=None, require_proof: bool = False,
+                origins=None) -> str:
     """The JSON document of the module docstring; ``dps`` (the numeric stage's two
-    precisions) is recorded when given."""
-    s = summary(reports, errors, require_proof=require_proof)
+    precisions) is recorded when given; ``origins`` as :func:`summary`."""
+    s = summary(reports, errors, require_proof=require_proof, origins=origins)
     s["line"] = summary_line(s)
+    del s["origins_given"]
+    derivations = [derivation_dict(r, [_origin(r, i, origins) for i in range(len(r.steps))])
+                   for r in reports]
     return json.dumps({
         "schema": SCHEMA, "dps": sorted(int(x) for x in dps) if dps else None,
         "summary": s,
-        "derivations": [derivation_dict(r) for r in reports],
+        "derivations": derivations,
         "load_errors": [{"path": e.path, "error": e.error} for e in errors],
     }, indent=2, sort_keys=False)
+
+
+def record_of(report) -> dict:
+    """The record of one checked derivation (``derivations[i]`` of the JSON, without its
+    ``origin`` fields): what a worker sends and the cache stores (:mod:`symdp.proof.cache`)."""
+    return derivation_dict(report)
+
+
+def report_of(record: dict, source: str):
+    """The :class:`~symdp.report.views.ReportView` of a :func:`record_of` record, read back
+    and validated as ``symdp report --from-json`` reads a file; ``source`` replaces its path.
+    Raises :class:`~symdp.report.from_json.ReportInputError` for a record it cannot read."""
+    from dataclasses import replace
+
+    from .from_json import parse_record
+
+    return replace(parse_record(record), source=source)
+
+
+#: what :func:`symdp.proof.runner.check_all` needs to send records, not pickled reports
+CODEC = (record_of, report_of)
 
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def text_report(reports, errors, *, verbose: bool = False, require_proof: bool = False) -> str:
-    """The table of ``symdp check``: one line per step (verdict, detail), the findings, the
-    steps that rest on unproved hypotheses (and, with ``require_proof``, every step that does
-    not hold for every parameter value), then the summary line (:func:`summary_line`)."""
+def text_report(reports, errors, *, verbose: bool = False, require_proof: bool = False,
+                origins=None) -> str:
+    """The table of ``symdp check``: one line per step (verdict, detail; with ``origins``
+    also where the verdict comes from), the findings, the steps that rest on unproved
+    hypotheses (and, with ``require_proof``, every step that does not hold for every
+    parameter value), then the summary line (:func:`summary_line`)."""
     lines = []
     width = 100 if not verbose else 10_000
     vw = max([len(r.verdict.value) + 1 for rep in reports for r in rep.steps] + [7])
-    header = f"{'derivation':<44} {'step':>4}  {'verdict':<{vw}}  detail"
+    ow = max([len(_origin(rep, i, origins)) for rep in reports for i in range(len(rep.steps))]
+             + [6]) if origins is not None else 0
+    origin_header = f"{'origin':<{ow}}  " if origins is not None else ""
+    header = f"{'derivation':<44} {'step':>4}  {'verdict':<{vw}}  {origin_header}detail"
     lines.append(header)
     lines.append("-" * len(header))
     for rep in reports:
@@ -245,10 +330,12 @@ def text_report(reports, errors, *, verbose: bool = False, require_proof: bool =
             name = rep.derivation.id if i == 0 else ""
             verdict = r.verdict.value + ("*" if r.is_finding else "")
             detail = r.detail + (f" [under: {'; '.join(r.hypotheses)}]" if r.hypotheses else "")
-            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<{vw}}  "
+            origin = f"{_origin(rep, i, origins):<{ow}}  " if origins is not None else ""
+            lines.append(f"{_clip(name, 44):<44} {i + 1:>4}  {verdict:<{vw}}  {origin}"
                          f"{_clip(detail, width)}{mark}")
             if verbose:
-                lines.append(f"{'':<44} {'':>4}  {'':<{vw}}  {_formula(step)}   [{step.rule}]")
+                lines.append(f"{'':<44} {'':>4}  {'':<{vw}}  {'':<{ow + 2 if ow else 0}}"
+                             f"{_formula(step)}   [{step.rule}]")
     findings = [(rep, i, r) for rep in reports for i, r in enumerate(rep.steps) if r.is_finding]
     if findings:
         lines.append("")
@@ -279,7 +366,7 @@ def text_report(reports, errors, *, verbose: bool = False, require_proof: bool =
                 lines.append(f"  {rep.derivation.id}, step {i + 1}: {r.label}: {r.scope}")
     for e in errors:
         lines.append(f"LOAD ERROR {e.path}: {e.error}")
-    s = summary(reports, errors, require_proof=require_proof)
+    s = summary(reports, errors, require_proof=require_proof, origins=origins)
     lines.append("")
     lines.append(verdict_counts_line(s))
     lines.append(summary_line(s))

@@ -20,14 +20,14 @@ from pathlib import Path
 
 from ..core.errors import SymdpError
 from ..proof.derivation import LATEX_RELATION
-from .check_output import SCHEMA
+from .check_output import READABLE, SCHEMA
 from ..proof.kernel import recorded
 from ..proof.verdict import Counterexample, StepResult, Verdict
 from .safe_latex import UnsafeLatexError, check_formula_latex
 from .views import DerivationView, ReportView, StepView
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "ReportInputError", "CheckJson",
-           "load_check_json", "parse_check_json"]
+           "load_check_json", "parse_check_json", "parse_record"]
 
 #: the largest ``--from-json`` file read (a report of every proof in proofs/ is ~1 MB)
 MAX_JSON_BYTES = 64 * 1024 * 1024
@@ -36,7 +36,8 @@ MAX_JSON_DEPTH = 32
 
 
 class ReportInputError(SymdpError, ValueError):
-    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/3`` report."""
+    """A ``--from-json`` file that cannot be read as a complete ``symdp-check/4`` (or /3)
+    report."""
 
 
 @dataclass(frozen=True)
@@ -204,12 +205,25 @@ def _derivation(f: _Fields) -> ReportView:
                           f.get("notes", str), tuple(v for v, _ in pairs),
                           f.get("statement_latex", str), tuple(domains.items()),
                           f.strings("constraints"))
+    origins = tuple(_Fields(s, f"{f._path('steps')}[{i}]").get("origin", str, optional=True,
+                                                              default="checked now")
+                    for i, s in enumerate(steps_data))
     rep = ReportView(view, tuple(r for _, r in pairs), f.get("source", str),
-                     _verdict(conclusion.get("verdict", str), conclusion._path("verdict")))
+                     _verdict(conclusion.get("verdict", str), conclusion._path("verdict")),
+                     origins=origins if any(o != "checked now" for o in origins) else ())
     if conclusion.get("holds_everywhere", bool) != rep.conclusion_holds_everywhere:
         raise _Bad(f"{conclusion._path('holds_everywhere')} does not match the verdicts "
                    "of the steps")
     return rep
+
+
+def parse_record(record) -> ReportView:
+    """One derivation's record (``derivations[i]`` of the JSON) as a view, validated field by
+    field as a file is (:class:`ReportInputError` naming the first problem)."""
+    try:
+        return _derivation(_Fields(record, "record"))
+    except _Bad as exc:
+        raise ReportInputError(f"not a complete {SCHEMA} derivation record: {exc}") from None
 
 
 def parse_check_json(data, name: str = "the JSON") -> CheckJson:
@@ -225,11 +239,11 @@ def parse_check_json(data, name: str = "the JSON") -> CheckJson:
             f"{name} is a symdp-check/2 report, which symdp report no longer reads: its "
             f"ENUMERATED verdicts do not say whether the enumeration covered the whole domain "
             f"or a finite range of an infinite one; re-run symdp check --json to write {SCHEMA!r}")
-    if schema != SCHEMA:
+    if schema not in READABLE:
         found = "no schema" if schema is None else f"schema {schema!r}"
         raise ReportInputError(
-            f"{name} has {found}; symdp report --from-json reads {SCHEMA!r} "
-            f"(written by symdp check --json)")
+            f"{name} has {found}; symdp report --from-json reads {SCHEMA!r} (and "
+            f"{READABLE[0]!r}), written by symdp check --json")
     try:
         top = _Fields(data, "")
         reports = tuple(_derivation(_Fields(d, f"derivations[{i}]"))
@@ -245,7 +259,7 @@ def parse_check_json(data, name: str = "the JSON") -> CheckJson:
         summary = top.get("summary", dict)
     except _Bad as exc:
         raise ReportInputError(
-            f"{name} is not a complete {SCHEMA} report for symdp report: {exc} "
+            f"{name} is not a complete {schema} report for symdp report: {exc} "
             f"(re-run symdp check --json with this version of symdp)") from None
     return CheckJson(reports, tuple(errors), tuple(sorted(dps)) if dps else None, summary)
 

@@ -68,6 +68,8 @@ class ReportView:
     steps: tuple | None  # StepResult, one per step
     source: str = ""
     conclusion_verdict: Verdict | None = None
+    seconds: float = 0.0  # spent checking it (symdp check --durations), when known
+    origins: tuple = ()   # per step: "checked now", "replayed", "recorded <key>" (empty: now)
 
     @property
     def ok(self) -> bool:
@@ -139,8 +141,9 @@ def result_dict(r: StepResult) -> dict:
     }
 
 
-def step_dict(i: int, view: StepView, result: StepResult | None) -> dict:
-    """Step ``i`` (0-based; written 1-based) of the JSON: the formula, then the verdict."""
+def step_dict(i: int, view: StepView, result: StepResult | None, origin: str = "checked now") -> dict:
+    """Step ``i`` (0-based; written 1-based) of the JSON: the formula, then the verdict and
+    where it comes from."""
     out = {
         "index": i + 1, "lhs": view.lhs, "relation": view.relation, "rhs": view.rhs,
         "lhs_latex": view.lhs_latex, "rhs_latex": view.rhs_latex,
@@ -151,6 +154,7 @@ def step_dict(i: int, view: StepView, result: StepResult | None) -> dict:
     }
     if result is not None:
         out.update(result_dict(result))
+        out["origin"] = origin
     return out
 
 
@@ -170,6 +174,7 @@ def report_dict(rep: ReportView) -> dict:
                        "hypotheses": list(rep.conclusion_hypotheses)},
         "ok": rep.ok, "chained": d.chained, "notes": d.notes,
         "hypotheses_latex": list(d.hypotheses_latex),
-        "steps": [step_dict(i, v, None if rep.steps is None else rep.steps[i])
+        "steps": [step_dict(i, v, None if rep.steps is None else rep.steps[i],
+                            rep.origins[i] if i < len(rep.origins) else "checked now")
                   for i, v in enumerate(d.steps)],
     }

@@ -31,7 +31,7 @@ def test_summary_line_and_require_proof(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr  # the default keeps today's exit codes
     last = r.stdout.rstrip().splitlines()[-1]
     assert last == ("1 of 3 steps hold for every parameter value; 1 checked at points only; "
-                    "1 findings reproduced")
+                    "1 findings reproduced; all 3 checked now")
     assert "NUMERIC_AT_POINTS" in r.stdout
     strict = symdp("check", "--jobs", "1", "--require-proof", str(proof))
     assert strict.returncode == 1

@@ -59,7 +59,7 @@ def test_check_json_schema_and_broken_proof_file(tmp_path):
     assert r.returncode == 1  # the broken file fails the run
     assert "broken.py" in r.stdout and "boom" in r.stdout
     data = json.loads(out.read_text())
-    assert data["schema"] == "symdp-check/3"
+    assert data["schema"] == "symdp-check/4"
     (d,) = data["derivations"]
     assert d["id"] == "good_one" and d["ok"] is True
     assert [s["verdict"] for s in d["steps"]] == ["PROVED", "REFUTED"]
@@ -70,7 +70,7 @@ def test_check_json_schema_and_broken_proof_file(tmp_path):
 
 
 def test_check_is_deterministic(tmp_path):
-    args = ("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), "--json", "-")
+    args = ("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), "--json", "-", "--no-cache")
     assert symdp(*args).stdout == symdp(*args).stdout
 
 
@@ -91,14 +91,15 @@ def test_check_output_does_not_depend_on_the_number_of_workers(tmp_path):
     (tmp_path / "c_other.py").write_text(derivation.format(ident="other_id"))
     (tmp_path / "d_broken.py").write_text("raise RuntimeError('boom')\n")
     files = [str(tmp_path), str(ROOT / "proofs" / "fdp_gaussian_duality.py")]
-    serial = symdp("check", *files, "--jobs", "1")
-    parallel = symdp("check", *files, "--jobs", "2")
+    serial = symdp("check", *files, "--jobs", "1", "--no-cache")
+    parallel = symdp("check", *files, "--jobs", "2", "--no-cache")
     assert serial.returncode == parallel.returncode == 1   # a broken file and a duplicate id
     assert serial.stdout == parallel.stdout
     assert "duplicate derivation id 'shared_id'" in serial.stdout and "boom" in serial.stdout
     # the duplicate is the later file's, as with loading in order
     assert serial.stdout.index("shared_id") < serial.stdout.index("other_id")
-    with_json = [symdp("check", *files, "--jobs", str(n), "--json", "-").stdout for n in (1, 2)]
+    with_json = [symdp("check", *files, "--jobs", str(n), "--json", "-", "--no-cache").stdout
+                 for n in (1, 2)]
     assert with_json[0] == with_json[1]
 
 
@@ -144,8 +145,8 @@ def test_check_in_workers_handles_classes_defined_in_a_proof_module(tmp_path):
         "    {x: sp.Interval(0, 1)}, (Step(Twice(x), '<=', 2 * x, 'definition'),\n"
         "    Step(Twice(x), '<', x, 'false', expect=Verdict.REFUTED)), chained=False)\n")
     (tmp_path / "other.py").write_text((ROOT / "proofs" / "fdp_gaussian_duality.py").read_text())
-    serial = symdp("check", str(tmp_path), "--jobs", "1")
-    parallel = symdp("check", str(tmp_path), "--jobs", "2")
+    serial = symdp("check", str(tmp_path), "--jobs", "1", "--no-cache")
+    parallel = symdp("check", str(tmp_path), "--jobs", "2", "--no-cache")
     assert parallel.returncode == serial.returncode == 0, parallel.stderr
     assert parallel.stdout == serial.stdout and "Traceback" not in parallel.stderr
     assert "custom_function_in_a_proof" in parallel.stdout and "REFUTED" in parallel.stdout

@@ -51,3 +51,27 @@ def test_check_only_loads_the_file_that_defines_the_id(tmp_path, capsys):
     assert main(["check", str(tmp_path), "--only", "built_at_import", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "built_at_import" in out and "must not be imported" not in out
+
+
+def test_an_unknown_id_imports_no_file_that_symdp_check_indexed(tmp_path, capsys, monkeypatch):
+    """``symdp latex no_such_id`` (issue #30): the ids of the files ``symdp check`` imported
+    are in the cache's index, keyed by each file's text; none is imported to say "unknown"."""
+    _write(tmp_path)
+    assert main(["check", str(tmp_path), "--jobs", "1"]) == 0
+    capsys.readouterr()
+    imported = []
+    real = loader.load_file
+    monkeypatch.setattr(loader, "load_file", lambda f: imported.append(Path(f).name) or real(f))
+    import symdp.cli.latex as latex
+
+    monkeypatch.setattr(latex, "load_file", loader.load_file)
+    assert main(["latex", "no_such_id", "--paths", str(tmp_path)]) == 2
+    assert "unknown derivation or formula id" in capsys.readouterr().err
+    assert imported == []
+    assert main(["latex", "built_at_import", "--paths", str(tmp_path)]) == 0
+    assert "x" in capsys.readouterr().out and imported == ["b_built.py"]   # the one defining it
+    # a file edited since is imported again (its text is another key)
+    (tmp_path / "a_plain.py").write_text(PROOF.format(ident="'plain_renamed'"))
+    imported.clear()
+    assert main(["latex", "no_such_id", "--paths", str(tmp_path)]) == 2
+    assert imported == ["a_plain.py"]

@@ -156,7 +156,7 @@ UNBOUNDED = {("bagging", "--n"), ("bagging", "--k"), ("bagging", "--models"), ("
 ALIASES = {("bagging", "--at"): "eps", ("subsample", "--at"): "eps"}
 
 #: the options that take no number (paths, ids, formulas, choices)
-NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("step", "--assume"),
+NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("check", "--cache"), ("step", "--assume"),
                ("step", "--integer"), ("step", "--expect"), ("step", "--box"),
                ("latex", "--paths"), ("report", "--out"), ("report", "--from-json"),
                ("report", "--only"), ("plot tradeoff", "--family"), ("plot profile", "--family"),

@@ -34,7 +34,7 @@ def symdp(*args, cwd=ROOT):
 @pytest.fixture(scope="module")
 def runs():
     files = [str(FIXTURES / f) for f in ("false_step.py", *HOSTILE, "good_step.py")]
-    return {jobs: symdp("check", *files, "--jobs", str(jobs), "--timeout", "3")
+    return {jobs: symdp("check", *files, "--jobs", str(jobs), "--timeout", "3", "--no-cache")
             for jobs in (1, 2)}
 
 

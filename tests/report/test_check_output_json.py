@@ -1,4 +1,4 @@
-"""``symdp check --json``, schema symdp-check/3: the scope of every verdict, and one record
+"""``symdp check --json``, schema symdp-check/4: the scope of every verdict, and one record
 form (the JSON is the serialisation of the report records; reading it back gives them)."""
 
 import json
@@ -47,7 +47,7 @@ def test_json_v2_says_the_scope_of_every_step_and_round_trips():
     reports = _reports()
     text = json_report(reports, [], dps=(30, 60))
     data = json.loads(text)
-    assert data["schema"] == SCHEMA == "symdp-check/3"
+    assert data["schema"] == SCHEMA == "symdp-check/4"
     steps = data["derivations"][0]["steps"]
     assert [s["verdict"] for s in steps] == ["PROVED", "NUMERIC_AT_POINTS", "PROVED", "REFUTED"]
     assert [s["holds_everywhere"] for s in steps] == [True, False, False, False]

@@ -74,7 +74,7 @@ def _report(*args):
 def test_json_carries_what_the_document_needs(checked):
     _, path = checked
     data = json.loads(path.read_text())
-    assert data["schema"] == "symdp-check/3" and data["dps"] == [30, 60]
+    assert data["schema"] == "symdp-check/4" and data["dps"] == [30, 60]
     claims, chain = data["derivations"]
     assert claims["chained"] is False and chain["chained"] is True
     assert claims["notes"] == "notes with _under_scores_ and $dollars$"
