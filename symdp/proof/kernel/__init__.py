@@ -49,8 +49,8 @@ import sympy as sp
 from ...core.errors import DerivationError
 from ..certificates import (BoxCertificate, Certificate, ContinuityCertificate,
                             CountingCertificate, Domain, Fact, FiniteCertificate,
-                            InductionCertificate, StructuralCertificate, SymbolicCertificate,
-                            margin_of, sign_fact)
+                            InductionCertificate, LemmaCertificate, MinorantCertificate,
+                            StructuralCertificate, SymbolicCertificate, margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
 from . import deciders, replay
 from .definedness import defined_on, hazards  # noqa: F401 - the kernel's definedness rules
@@ -134,6 +134,10 @@ def _accept(c: Certificate, domain: Domain) -> StepResult:
         return _accept_box(c, domain)
     if isinstance(c, ContinuityCertificate):
         return _accept_continuity(c, domain)
+    if isinstance(c, (LemmaCertificate, MinorantCertificate)):      # issue #28
+        from . import convex   # after this module: the rules read confirm and defined_on
+        why, detail = convex.judge(c, domain)
+        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c)
     if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
         from . import rules   # after this module: the rules read confirm and defined_on
         why, detail = rules.judge(c, domain)
