@@ -1010,3 +1010,32 @@ def prop_4_5_proof(N, g, x=None):
         prop_4_5(P, _mechanism_tradeoff(N), g, h, x, guarantee, condition, dom)
         return P.certificate(step.lhs, step.relation, step.rhs)
     return proof
+
+
+def inverse_lower_proof(A, lower, split, x=None):
+    """``Inverse(A)(x) >= lower(x)`` for a symmetric trade-off function ``lower`` with
+    ``A >= lower`` on [0, 1] (z3 on both formulas, on [0, split] and [split, 1]): every t
+    with ``A(t) <= x`` has ``lower(t) <= x``, so ``t >= lower^{-1}(x) = lower(x)`` -- here
+    by z3 on lower's formula (le_inverse)."""
+    from ..tradeoff.base import alpha
+
+    x = alpha if x is None else x
+
+    def proof(step, dom):
+        P = ProofBuilder()
+        t = fresh("t")
+        params = _params_of(dom, x)
+        Dt = domain(params, (t, UNIT))
+        at_t = unfold_all(P, _at(A, t), Dt) + unfold_all(P, _at(lower, t), Dt)
+        left = P.arith(_at(A, t), ">=", _at(lower, t), domain(Dt, conditions=(sp.Le(t, split),)),
+                       at_t)
+        right = P.arith(_at(A, t), ">=", _at(lower, t), domain(Dt, conditions=(sp.Ge(t, split),)),
+                        at_t)
+        above = P.cases((left, right), Dt)
+        Dxt = domain(dom, (t, UNIT))
+        low = P.lemma("le_inverse", (above, P.lemma("unfold", term=_at(lower, t), domain=Dxt))
+                      + tuple(unfold_all(P, _at(lower, x), dom)),
+                      g=A, a=x, bound=_at(lower, x), t=t, domain=dom)
+        return _finish(P, step, dom, [low] + unfold_all(P, step.lhs, dom)
+                       + unfold_all(P, step.rhs, dom))
+    return proof

@@ -66,7 +66,7 @@ _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
 
 __all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_conjugate",
-           "eq14_closed_form"]
+           "eq14_closed_form", "definition_4_1"]
 
 
 def as_trade_off(f) -> TradeOff:
@@ -406,6 +406,13 @@ class Subsampled(TradeOff):
 
     def _sympystr(self, printer):
         return "Subsampled(%s, %s)" % (printer._print(self.base), printer._print(self.p))
+
+
+def definition_4_1(f, p) -> ConvexEnvelope:
+    r""":math:`\min\{f_p, f_p^{-1}\}^{**}` (Def. 4.1) as an object, for every p in [0, 1] and
+    every f (``subsample`` returns f or Id at p = 1 or 0; this keeps the definition)."""
+    fp = Mixture(as_trade_off(f), p)
+    return ConvexEnvelope(PointwiseMin(fp, fp.inverse()))
 
 
 def eq14_closed_form(f, p, x=alpha, x_star=None) -> sp.Expr:

@@ -40,7 +40,8 @@ polynomial -- ``f(x)``, ``f^{-1}(a)``, ``f^*(y)``, a fixed point, ``Phi(u)``, ..
 opaque real (the same term, the same real: nothing else is assumed about it), except:
 ``Max``/``Min``/``Abs``/``Piecewise`` are encoded exactly (``If``); ``exp`` of a sum is the
 product of the ``exp`` of its terms and ``exp(c u)`` the power ``B^{cL}`` of one atom
-``B = exp(u/L)`` per monomial u (L the least common denominator), with the Mathlib facts
+``B = exp(u/L)`` per monomial u (L the least common denominator; the constants are powers of
+``exp(1/L)``, between the ends of its Arb ball), with the Mathlib facts
 ``Real.exp_pos``, ``Real.add_one_le_exp``, ``Real.exp_le_exp``, ``Real.exp_lt_exp``; ``log``
 atoms with ``Real.log_nonneg``, ``Real.log_le_sub_one_of_pos``,
 ``Real.one_sub_inv_le_log_of_pos``, ``Real.log_le_log``; ``sqrt`` atoms with
@@ -93,6 +94,7 @@ from .definedness import hazards
 #: queries of the Eq. 14 proofs need about 2e6 at most; ten times that is the budget
 Z3_WORK = 20_000_000
 
+R = sp.Rational
 _RELATIONS = ("=", "<=", "<", ">=", ">")
 _REL = {"=": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}
 _RELATIONAL = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.GreaterThan: ">=",
@@ -225,9 +227,11 @@ class _Encoder:
         self._exp_atoms = {}          # monomial u -> z3 atom for exp(u / L)
         for f in formulas:
             for e in sp.preorder_traversal(f):
+                if e is sp.E:                   # Euler's number is exp(1)
+                    self._exp_units[sp.S.One] = self._exp_units.get(sp.S.One, 1)
                 if isinstance(e, sp.exp):
                     for c, u in _exp_terms(e.args[0]):
-                        if u != 1:
+                        if c.is_Rational:   # u = 1: the constants, powers of exp(1/L)
                             self._exp_units[u] = _lcm(self._exp_units.get(u, 1), c.q)
         self._exp_seen = []           # (atom, argument) of the exp atoms made so far
         self._applications = {}       # (kind, function) -> [(point, atom)]
@@ -293,6 +297,9 @@ class _Encoder:
             return self.names[e]
         if e.is_Rational:
             return z3.RealVal(f"{e.p}/{e.q}")
+        if e is sp.E:
+            L = self._exp_units.get(sp.S.One, 1)
+            return self._power(self._exp_atom(sp.S.One, L), L)
         if isinstance(e, sp.Float):
             q = sp.Rational(e)
             return z3.RealVal(f"{q.p}/{q.q}")
@@ -336,9 +343,6 @@ class _Encoder:
         z3 = self.z3
         out = []
         for c, u in _exp_terms(e.args[0]):
-            if u == 1:
-                out.append(self._constant(sp.exp(c)))
-                continue
             L = self._exp_units.get(u)
             if L is None or not c.is_Rational or not (c * L).is_Integer:
                 out.append(self._atom(sp.exp(c * u)))
@@ -353,6 +357,12 @@ class _Encoder:
             return self._exp_atoms[u]
         v = z3.Real(f"x{len(self.atoms) + len(self._exp_atoms)}")
         self._exp_atoms[u] = v
+        if u == 1:     # exp(1/L), a number: between the ends of its ball
+            lo, hi = _ball_ends(sp.exp(R(1, L)))
+            if lo is None:
+                raise _Outside(f"no enclosure of exp(1/{L})")
+            self.facts.append(v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"))
+            self.facts.append(v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}"))
         arg = self.term(u / L)
         self.facts.append(v > 0)                       # Real.exp_pos
         self.facts.append(v >= 1 + arg)                # Real.add_one_le_exp
