@@ -471,7 +471,8 @@ def unfold_all(P: ProofBuilder, term, dom: Domain, helpers=()) -> list:
     ``helpers``)."""
     from ..tradeoff.base import TradeOff, TradeOffAt
 
-    out, todo, seen = [], [term], set()
+    out, seen = [], set()
+    todo = [n for n in sp.preorder_traversal(sp.sympify(term)) if isinstance(n, TradeOffAt)]
     while todo:
         e = todo.pop()
         if e in seen:
@@ -794,7 +795,8 @@ def cp_property_proof(F, p, which, x=None, a=None, b=None):
             last = S.convex(a, b, R(1, 2), dom)
         else:
             raise ValueError(which)
-        return _finish(P, step, dom, (last,))
+        return _finish(P, step, dom, [last] + unfold_all(P, step.rhs, dom)
+                       if which == "le_id" else (last,))
     return proof
 
 
@@ -1038,4 +1040,141 @@ def inverse_lower_proof(A, lower, split, x=None):
                       g=A, a=x, bound=_at(lower, x), t=t, domain=dom)
         return _finish(P, step, dom, [low] + unfold_all(P, step.lhs, dom)
                        + unfold_all(P, step.rhs, dom))
+    return proof
+
+
+def cp_involution_proof(F, p, x=None, x0=None, fixed_point_method="z3"):
+    """``C_p(F)(C_p(F)(x)) = x`` for x in [0, f_p(0)] (the step's side condition): by Eq. 14
+    (the minorant certificate) at x and at C(x) -- f_p is inverted by f_p^{-1} on [0, x*]
+    (strictly decreasing there), the chord is its own inverse, and f_p(f_p^{-1}(x)) = x below
+    f_p(0).  With C continuous and non-increasing this is C^{-1} = C on [0, C(0)]."""
+    from ..tradeoff.base import alpha
+
+    x = alpha if x is None else x
+
+    def proof(step, dom):
+        P = ProofBuilder()
+        params = _params_of(dom, x)
+        X = fresh("x")
+        cert, _, S = eq14_minorant(F, p, X, params, x0, builder=P,
+                                   fixed_point_method=fixed_point_method)
+        full = domain(params, (X, UNIT))
+        eq14 = P.minorant(cert, full)
+        Cf = CpFacts(P, F, p, params)
+        A, B, xs = S.A, S.B, S.xs
+        c = _at(Cf.C, x)
+        nn, le = Cf.nonneg(x, dom), Cf.le_id(x, dom)
+        at_x = P.instantiate(eq14, {X: x}, dom)
+        at_c = P.instantiate(eq14, {X: c}, dom, (nn, le))
+        env_x = Cf.cp_is_envelope(x, dom)
+        env_c = P.lemma("unfold", (nn, le), term=_at(Cf.C, c), domain=dom)
+        lo, hi = S.fixed_point_range()
+        common = [at_x, at_c, env_x, env_c, nn, le, lo, hi, S.fixed_point(), S.half(),
+                  S.inverse_at_chord_end()]
+        # the closed form x0 of the fixed point, when there is one
+        value = P.judgement(at_x).lhs
+        x0_ = value.args[0][1].rhs
+        if x0_ != xs:
+            Fx0 = P.lemma("unfold", term=_at(F, x0_), domain=params)
+            same = P.arith(F.expr(x0_), "=", x0_, params, method=fixed_point_method) \
+                if fixed_point_method != "z3" else P.arith(F.expr(x0_), "=", x0_, params)
+            fx0 = P.arith(_at(F, x0_), "=", x0_, params, (Fx0, same))
+            common += [Fx0, same, fx0, P.lemma("fixed_point_unique", (fx0,), g=F, x0=x0_,
+                                               domain=params)]
+        family = not getattr(F, "is_abstract", False)
+        if family:
+            common += [P.lemma("unfold", (nn, le), term=_at(F, c), domain=dom)]
+        # x <= x*: f_p^{-1}(f_p(x)) = x (f_p strictly decreasing on [0, x*])
+        Dl = domain(dom, conditions=(sp.Le(x, xs),))
+        t, s, a = fresh("t"), fresh("s"), fresh("a")
+        strict = S.strictly_decreasing(s, a)
+        Dlt = domain(Dl, (t, UNIT))
+        nnA, leA = S.range_at(A, x, Dl)
+        uAt, uAx = S.unfold(A, t, Dlt), S.unfold(A, x, Dlt)
+        st = P.instantiate(strict, {s: t, a: x}, domain(Dlt, conditions=(sp.Lt(t, x),)))
+        bound = P.arith(t, ">=", x, domain(Dlt, conditions=(sp.Le(_at(A, t), _at(A, x)),)),
+                        (st, uAt, uAx))
+        up = P.lemma("le_inverse", (bound, nnA, leA), g=A, a=_at(A, x), bound=x, t=t, domain=Dl)
+        down = P.lemma("inverse_le", (nnA, leA), g=A, t=x, a=_at(A, x), domain=Dl)
+        anti = P.lemma("tradeoff_antitone", (lo, hi), g=A, a=x, b=xs, domain=Dl)
+        left = [up, down, anti, S.unfold(A, x, Dl), S.unfold(A, xs, Dl, (lo, hi))]
+        if family:
+            left += unfold_all(P, _at(F, x), Dl)
+        # y* <= x <= f_p(0): f_p(f_p^{-1}(x)) = x and f_p^{-1}(x) in [0, x*]
+        Dr = domain(dom, conditions=(sp.Le(S.ys, x),))
+        at0 = unfold_all(P, _at(A, sp.S.Zero), dom)
+        back = P.lemma("apply_inverse", tuple(at0), g=A, a=x, domain=dom)
+        uxs = S.unfold(A, xs, Dr, (lo, hi))
+        to_xs = P.lemma("inverse_le", (lo, hi, uxs, S.fixed_point()), g=A, t=xs, a=x, domain=Dr)
+        nnB = P.lemma("tradeoff_nonneg", g=B, at=x, domain=dom)
+        uB = S.inverse_value(x, dom)
+        binv = _inv(A, x)
+        right = [back, to_xs, nnB, uB, uxs,
+                 P.lemma("unfold", (nnB, uB, to_xs, lo, hi), term=_at(A, binv), domain=Dr)]
+        if family:
+            right += [P.lemma("unfold", (nnB, uB, to_xs, lo, hi), term=_at(F, binv), domain=Dr)]
+        cases = []
+        for cond, extra in (((sp.Le(x, xs),), left), ((sp.Ge(x, xs), sp.Le(x, S.ys)), []),
+                            ((sp.Ge(x, S.ys),), right)):
+            D = domain(dom, conditions=cond)
+            cases.append(P.arith(step.lhs, "=", step.rhs, D, common + extra,
+                                 note=f"the case {', '.join(map(sp.sstr, cond))}"))
+        P.cases(cases, dom)
+        return P.certificate(step.lhs, step.relation, step.rhs)
+    return proof
+
+
+def conjugate_of_cp(P: ProofBuilder, F, p, y, dom: Domain) -> int:
+    """``C_p(F)^*(y) = (min{f_p, f_p^{-1}}**)^*(y)``: equal functions (Def. 4.1) have equal
+    conjugates, each bounding the other (le_conjugate, conjugate_le)."""
+    from ..tradeoff.base import ConjugateAt
+
+    Cf = CpFacts(P, F, p, dom)
+    t = fresh("t")
+    Dt = domain(dom, (t, UNIT))
+    same = Cf.cp_is_envelope(t, Dt)
+    up = P.lemma("conjugate_le", (same, P.lemma("le_conjugate", g=Cf.E, y=y, at=t, domain=Dt)),
+                 g=Cf.C, y=y, bound=ConjugateAt(Cf.E, y), t=t, domain=dom)
+    down = P.lemma("conjugate_le", (same, P.lemma("le_conjugate", g=Cf.C, y=y, at=t, domain=Dt)),
+                   g=Cf.E, y=y, bound=ConjugateAt(Cf.C, y), t=t, domain=dom)
+    return P.arith(ConjugateAt(Cf.C, y), "=", ConjugateAt(Cf.E, y), dom, (up, down))
+
+
+def profile_of_cp_proof(F, p, h):
+    """``1 + f_p^*(-e^h) REL 1 + C_p(F)^*(-e^h)`` or ``1 + C_p(F)^*(-e^h) >= 1 +
+    (f_p^{-1})^*(-e^h)`` (Prop. 4.5's condition for f_p, and the profile of C_p(F) is that
+    of f_p): :func:`profile_condition`, :func:`envelope_profile`, :func:`conjugate_of_cp`."""
+    def proof(step, dom):
+        P = ProofBuilder()
+        params = Domain(tuple((s, d) for s, d in dom.hypotheses if s != h), (), ())
+        S = SymmetricFacts(P, F, p, params)
+        y = -sp.exp(h)
+        condition = profile_condition(P, S, h, dom)
+        env = envelope_profile(P, S.A, y, condition, dom)
+        cp = conjugate_of_cp(P, F, p, y, dom)
+        return _finish(P, step, dom, (condition, env, cp))
+    return proof
+
+
+def mixture_conjugate_proof(F, p, y):
+    """``f_p^*(y) = p f^*((y + 1 - p)/p) - (1 - p)`` (p > 0 on the step's domain)."""
+    def proof(step, dom):
+        P = ProofBuilder()
+        return _finish(P, step, dom, (mixture_conjugate(P, F, p, y, dom),))
+    return proof
+
+
+def primal_dual_proof(f, e, x=None):
+    """``f(x) >= f_{e, delta_f(e)}(x)`` for a symmetric trade-off function f (Prop. 2.12, its
+    first half: f-DP gives (eps, delta_f(eps))-DP)."""
+    from ..tradeoff.base import alpha
+
+    x = alpha if x is None else x
+
+    def proof(step, dom):
+        P = ProofBuilder()
+        last = primal_dual(P, f, e, x, dom)
+        guarantee = P.judgement(last).rhs
+        bounds = profile_bounds(P, f, e, dom)
+        return _finish(P, step, dom, (last, P.lemma("unfold", bounds, term=guarantee, domain=dom)))
     return proof

@@ -375,12 +375,16 @@ class _Encoder:
         return v
 
     def _constant(self, e):
-        """A closed number: an atom between the rational ends of its Arb ball."""
+        """A closed number: an atom between the rational ends of its Arb ball (a function
+        application, Phi(-1/2), keeps its argument too: congruence, monotonicity)."""
         z3 = self.z3
         if e in self.atoms:
             return self.atoms[e]
-        v = z3.Real(f"c{len(self.atoms)}")
-        self.atoms[e] = v
+        if isinstance(e, sp.Function) and len(e.args) == 1:
+            v = self._atom(e)
+        else:
+            v = z3.Real(f"c{len(self.atoms)}")
+            self.atoms[e] = v
         lo, hi = _ball_ends(e)
         if lo is None:
             raise _Outside(f"no enclosure of {e}")
@@ -416,13 +420,18 @@ class _Encoder:
             for y, w in self._applications.setdefault(key, []):
                 self.facts.append(z3.Implies(x == y, v == w))
             self._applications[key].append((x, v))
-        else:
+        elif isinstance(e, sp.Function) and len(e.args) == 1:
             from ...core.special import Phi
 
+            x = self.term(e.args[0])
+            key = (type(e), None)
+            for y, w in self._applications.setdefault(key, []):     # congruence
+                self.facts.append(z3.Implies(x == y, v == w))
+            self._applications[key].append((x, v))
             if isinstance(e, Phi):
                 self.facts.append(v > 0)
                 self.facts.append(v < 1)
-                self._increasing("Phi", self.term(e.args[0]), v)
+                self._increasing("Phi", x, v)
         return v
 
     def _increasing(self, name, x, v):
@@ -1320,8 +1329,11 @@ def judge(c, domain: Domain):
                 raise Refused("the proof's conclusion holds on a smaller domain than the step's")
             _arguments_in_unit((c.lhs, c.rhs), domain, judgements)
             lemmas = _lemma_names(c.proof)
+            if not lemmas:
+                return "", (f"real arithmetic: z3 with the exp/log facts (kernel.convex), "
+                            f"{len(c.proof)} inference{'s' if len(c.proof) > 1 else ''}")
             return "", (f"{len(c.proof)} inferences replayed by the kernel from the lemmas "
-                        f"{', '.join(lemmas) or '(none)'} (kernel.convex; axioms cited there)")
+                        f"{', '.join(lemmas)} (kernel.convex; axioms cited there)")
     except Refused as exc:
         return str(exc), ""
     return f"no rule for {type(c).__name__}", ""
