@@ -498,12 +498,24 @@ def usable(premise: Judgement, domain: Domain) -> tuple:
 
 
 def _extend(domain: Domain, symbol, set_, conditions=()) -> Domain:
-    """``domain`` with one more bound variable and conditions."""
-    if symbol is not None and symbol in domain.sets:
-        raise Refused(f"the bound variable {symbol} is already a symbol of the domain")
+    """``domain`` with one more bound variable and conditions.  The variable must be a new
+    Symbol: the conclusion, on ``domain``, then cannot mention it (:func:`_judgement`)."""
+    if symbol is not None and (not isinstance(symbol, sp.Symbol) or symbol in domain.sets):
+        raise Refused(f"the bound variable {symbol} must be a Symbol not already in the domain")
     hyps = tuple(domain.hypotheses) + (((symbol, set_),) if symbol is not None else ())
     return Domain(hyps, tuple(domain.constraints),
                   tuple(domain.side_conditions) + tuple(conditions))
+
+
+def _holds(domain: Domain, premises, condition) -> bool:
+    """A condition (a SymPy boolean) holds at every point of ``domain``: decided by SymPy
+    (True/False) or entailed by z3."""
+    condition = sp.sympify(condition)
+    if condition is sp.true:
+        return True
+    if condition is sp.false:
+        return False
+    return entails(domain, premises, condition)
 
 
 def _judgement(lhs, rel, rhs, domain: Domain) -> Judgement:
@@ -534,13 +546,6 @@ def _in_unit(domain: Domain, premises, x, what: str):
         return
     _need(domain, premises, x, ">=", 0, what)
     _need(domain, premises, x, "<=", 1, what)
-
-
-def _fresh(t, domain: Domain, *exprs):
-    if not isinstance(t, sp.Symbol):
-        raise Refused(f"the bound variable must be a Symbol; got {t!r}")
-    if t in domain.sets or any(t in sp.sympify(e).free_symbols for e in exprs):
-        raise Refused(f"the bound variable {t} is not fresh")
 
 
 def _all_of_unit(domain: Domain, x, *exprs):
@@ -737,7 +742,6 @@ def _inverse_le(data, P):
 def _le_inverse(data, P):
     g, a, bound, t, D = _d(data, "g", "a", "bound", "t", "domain")
     tradeoff_reason(g, D, P)
-    _fresh(t, D, a, bound)
     _in_unit(D, P, a, "a")
     Dt = _extend(D, t, sp.Interval(0, 1), (sp.Le(_at(g, t), a),))
     _need(Dt, P, t, ">=", bound, "every t with g(t) <= a is at least the bound")
@@ -756,7 +760,6 @@ def _inverse_congr(data, P):
     g, h, a, t, D = _d(data, "g", "h", "a", "t", "domain")
     tradeoff_reason(g, D, P)
     tradeoff_reason(h, D, P)
-    _fresh(t, D, a)
     _in_unit(D, P, a, "a")
     _need(_extend(D, t, sp.Interval(0, 1)), P, _at(g, t), "=", _at(h, t), "g = h on [0, 1]")
     C = _classes()
@@ -799,7 +802,6 @@ def _envelope_le(data, P):
 def _affine_le_envelope(data, P):
     h, c0, c1, x, t, D = _d(data, "h", "c0", "c1", "at", "t", "domain")
     _proper(h, D, P)
-    _fresh(t, D, c0, c1, x)
     _in_unit(D, P, x, "the point")
     _need(_extend(D, t, sp.Interval(0, 1)), P, c0 + c1 * t, "<=", _at(h, t),
           "the affine function lies below h on [0, 1]")
@@ -820,7 +822,6 @@ def _envelope_mono(data, P):
     h1, h2, x, t, D = _d(data, "h1", "h2", "at", "t", "domain")
     _proper(h1, D, P)
     _proper(h2, D, P)
-    _fresh(t, D, x)
     _in_unit(D, P, x, "the point")
     _need(_extend(D, t, sp.Interval(0, 1)), P, _at(h1, t), "<=", _at(h2, t), "h1 <= h2 on [0, 1]")
     return _judgement(_at(_envelope(h1), x), "<=", _at(_envelope(h2), x), D)
@@ -843,7 +844,6 @@ def _le_conjugate(data, P):
 def _conjugate_le(data, P):
     g, y, bound, t, D = _d(data, "g", "y", "bound", "t", "domain")
     _proper(g, D, P)
-    _fresh(t, D, y, bound)
     _need(_extend(D, t, sp.Interval(0, 1)), P, y * t - _at(g, t), "<=", bound,
           "y t - g(t) <= bound for every t in [0, 1]")
     return _judgement(_classes()["ConjugateAt"](g, y), "<=", bound, D)
@@ -902,7 +902,6 @@ def _prop_2_12_dual(data, P):
     C = _classes()
     symmetric_reason(k, D, P)
     tradeoff_reason(k, D, P)
-    _fresh(eps, D, x)
     _in_unit(D, P, x, "the point")
     De = _extend(D, eps, sp.Interval(0, sp.oo))
     _need(De, P, _at(T, x), ">=", _at(C["EpsDelta"](eps, _profile(k, eps)), x),
@@ -1104,10 +1103,7 @@ def _instantiate(data, P):
         if s not in D.sets or s not in rest.sets or D.sets[s].is_subset(rest.sets[s]) is not True:
             raise Refused(f"the new domain does not keep {s} inside the premise's set")
     for c in premise.domain.conditions:
-        cc = c.xreplace(mapping)
-        if cc is sp.true:
-            continue
-        if cc is sp.false or not entails(D, helpers, cc):
+        if not _holds(D, helpers, c.xreplace(mapping)):
             raise Refused(f"the premise's condition {c} is not shown at the instance")
     return _judgement(premise.lhs.xreplace(mapping), premise.relation,
                       premise.rhs.xreplace(mapping), D)
@@ -1119,8 +1115,7 @@ def _rewrite(data, P):
     J, E = P
     if E.relation != "=":
         raise Refused("rewrite needs an equality")
-    conditions = usable(E, J.domain)
-    if conditions and not entails(J.domain, (), sp.And(*conditions)):
+    if not _holds(J.domain, (), sp.And(*usable(E, J.domain))):
         raise Refused("the equality's conditions do not hold on the judgement's domain")
     a, b = (E.rhs, E.lhs) if data.get("backward") else (E.lhs, E.rhs)
     try:
@@ -1142,7 +1137,7 @@ def _cases(data, P):
         if (p.lhs, p.relation, p.rhs) != (first.lhs, first.relation, first.rhs):
             raise Refused("the cases do not prove the same relation")
         alternatives.append(sp.And(*usable(p, D)))
-    if not entails(D, (), sp.Or(*alternatives)):
+    if not _holds(D, (), sp.Or(*alternatives)):
         raise Refused("the cases do not cover the domain")
     return _judgement(first.lhs, first.relation, first.rhs, D)
 
@@ -1320,12 +1315,11 @@ def judge(c, domain: Domain):
             if not judgements:
                 raise Refused("an empty proof")
             last = judgements[-1]
-            if (last.lhs, last.rhs) != (c.lhs, c.rhs):
+            if not _same_sides(last, c):
                 raise Refused("the last judgement is not the step's claim")
             if not _implies(last.relation, c.relation):
                 raise Refused(f"the proof concludes {last.relation}, the step claims {c.relation}")
-            conditions = usable(last, domain)
-            if conditions and not entails(domain, (), sp.And(*conditions)):
+            if not _holds(domain, (), sp.And(*usable(last, domain))):
                 raise Refused("the proof's conclusion holds on a smaller domain than the step's")
             _arguments_in_unit((c.lhs, c.rhs), domain, judgements)
             lemmas = _lemma_names(c.proof)
@@ -1337,6 +1331,11 @@ def judge(c, domain: Domain):
     except Refused as exc:
         return str(exc), ""
     return f"no rule for {type(c).__name__}", ""
+
+
+def _same_sides(judgement: Judgement, claim) -> bool:
+    """The judgement speaks of the claim's sides, as the claim writes them."""
+    return (judgement.lhs, judgement.rhs) == (claim.lhs, claim.rhs)
 
 
 def _implies(have: str, want: str) -> bool:
