@@ -33,6 +33,17 @@ M = Mechanism("M", dp=f)
 M_plain = Mechanism("M")                  # declares nothing
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernel_caches():
+    """A check switched off by a test must not leave what it let through in the kernel's
+    caches (judgements and z3 answers are cached per process)."""
+    K._DERIVED.clear()
+    K._ENTAILS_CACHE.clear()
+    yield
+    K._DERIVED.clear()
+    K._ENTAILS_CACHE.clear()
+
+
 def lemma(name, premises=(), **data):
     return Inference("lemma", tuple(sorted({"name": name, **data}.items(), key=lambda kv: kv[0])),
                      tuple(premises))
