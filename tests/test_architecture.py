@@ -41,6 +41,49 @@ def test_symdp_keeps_its_layer_contracts():
     assert "no import cycle between the modules of core, numeric or tradeoff KEPT" in result.stdout
 
 
+def test_the_kernel_keeps_its_trusted_base():
+    result = lint(PYPROJECT, ROOT)
+    assert "the kernel imports only its trusted base KEPT" in result.stdout, result.stdout
+
+
+def _kernel_closure(graph) -> set:
+    kernel = {m for m in graph.modules if m.startswith("symdp.proof.kernel")}
+    reached = set(kernel)
+    for m in kernel:
+        reached |= graph.find_upstream_modules(m)
+    return reached
+
+
+def test_the_kernel_runs_exactly_its_listed_trusted_base():
+    """The modules the kernel imports, directly or through one another (imports inside
+    functions included), are TRUSTED_BASE's (issue #27); the list names no module it does not
+    reach, except the SymPy corrections, which symdp.core applies on import."""
+    from symdp.proof.kernel import TRUSTED_BASE
+
+    graph = grimp.build_graph("symdp")
+    closure = _kernel_closure(graph)
+    assert closure <= set(TRUSTED_BASE), sorted(closure - set(TRUSTED_BASE))
+    assert set(TRUSTED_BASE) - closure == {"symdp.core.sympy_fixes"}
+
+
+def test_the_trusted_base_contract_forbids_every_other_module():
+    """Each module of symdp outside the trusted base (and not a package holding part of it)
+    lies under an entry of the contract's forbidden_modules: a new module is forbidden to the
+    kernel until it is listed in the base."""
+    import tomllib
+
+    from symdp.proof.kernel import TRUSTED_BASE
+
+    config = tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"]
+    contract, = [c for c in config if c.get("id") == "trusted-base"]
+    forbidden = contract["forbidden_modules"]
+    graph = grimp.build_graph("symdp")
+    packages = {".".join(m.split(".")[:i]) for m in TRUSTED_BASE for i in range(1, m.count(".") + 1)}
+    loose = [m for m in graph.modules if m not in TRUSTED_BASE and m not in packages
+             and not any(m == f or m.startswith(f + ".") for f in forbidden)]
+    assert loose == []
+
+
 def test_grimp_counts_imports_inside_functions_of_symdp():
     # symdp has imports inside functions (lazy imports of heavy modules, the known back-edges
     # of issue #13); the graph the contracts are checked on must hold them
@@ -107,6 +150,8 @@ def test_an_unchanged_copy_of_symdp_keeps_the_contracts(symdp_copy):
 
 
 @pytest.mark.parametrize("module, back_edge", [
+    ("proof/kernel/closed_forms.py", "from ...tradeoff import base"),   # kernel -> untrusted
+    ("proof/kernel/deciders.py", "from ..cascade import common"),       # kernel -> a stage
     ("numeric/roots.py", "from ..tradeoff import base"),          # numeric -> tradeoff
     ("tradeoff/families.py", "from ..subsampling import operator"),  # tradeoff -> domain
     ("subsampling/formulas.py", "from ..bagging import counting"),   # sibling -> sibling

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
-from .certify import EPS_MAX, SIGMA_RANGE, certified_epsilon, poisson_gaussian, uniform_gaussian
+from .certify import EPS_MAX, SIGMA_RANGE, certified_epsilon, poisson_gaussian, printed, uniform_gaussian
 from .pairs import check_range, exact
 
 
@@ -79,7 +79,7 @@ def calibrate(target_eps, delta, rate, steps, *, uniform: bool = False, precisio
             if b.hi <= E:
                 if s == smallest:
                     raise InvalidParameterError(f"target-eps={float(E):g} is met already at the smallest "
-                                                f"supported sigma={float(s):g} (certified eps <= {float(b.hi):.6g})")
+                                                f"supported sigma={float(s):g} (certified eps <= {printed(b.hi, 'up')})")
                 ok, g_ok = s, gs
             else:
                 fail, g_fail = s, gs
@@ -92,7 +92,7 @@ def calibrate(target_eps, delta, rate, steps, *, uniform: bool = False, precisio
                 ok, g_ok = s, gs
             elif s == largest:
                 raise InvalidParameterError(f"target-eps={float(E):g} is not met even at sigma={float(s):g} "
-                                            f"(certified eps <= {float(b.hi):.6g} only); the supported sigma "
+                                            f"(certified eps <= {printed(b.hi, 'up')} only); the supported sigma "
                                             f"is {SIGMA_RANGE[0]:g} to {SIGMA_RANGE[1]:g}")
             else:
                 fail, g_fail = s, gs

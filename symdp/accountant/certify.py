@@ -21,9 +21,11 @@ Arb; only checked values are returned.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -31,6 +33,7 @@ import numpy as np
 
 from ..core.errors import InvalidParameterError
 from . import fft
+from .closed import ClosedComposed, gaussian_closed_form
 from .discrete import Grid, LowerPLD, UpperPLD, discretise
 from ..core.validation import shown
 from .fft import FFTGrid
@@ -42,6 +45,8 @@ Q_RANGE = (1e-4, 0.5)
 EPS_MAX = 20.0
 DELTA_MIN = 1e-12
 STEPS_MAX = 10 ** 7
+#: the most phases of one composition (each is discretised and transformed on its own)
+MAX_PHASES = 20
 
 
 def grid_for(precision: int, mutate: str | None = None, refine: int = 0, engine: str = "fft"):
@@ -168,12 +173,19 @@ def _directions(phases) -> int:
     return kinds.pop()
 
 
-def compose_direction(phases, d: int, grid, progress=None, target=None, tilt_scale: float = 1.0):
+def compose_direction(phases, d: int, grid, progress=None, target=None, tilt_scale: float = 1.0,
+                      closed: bool = False):
     """Compose every phase in direction ``d`` (the adjacent pair is fixed for all steps).
 
     ``target`` (``("delta", D)`` or ``("eps", E)``) and ``tilt_scale`` only steer the FFT
     engine's tilt and nodes towards the cells that decide that query; the result is a valid
-    bracket at every eps."""
+    bracket at every eps.  With ``closed``, a composition that has a closed form
+    (``closed.gaussian_closed_form``: plain Gaussians) is returned as it, not composed on the
+    grid (the event-level entry points ask for it; the engine's own tests do not)."""
+    if closed and grid.mutate is None:
+        form = gaussian_closed_form([ph.pairs[d] for ph in phases], [ph.steps for ph in phases])
+        if form is not None:
+            return form
     if isinstance(grid, FFTGrid):
         return fft.compose_direction([ph.pairs[d] for ph in phases], [ph.steps for ph in phases], grid,
                                      target or ("delta", 1e-6), progress, tilt_scale)
@@ -246,17 +258,21 @@ def _estimator(c, side: str):
     return _float_upper(c) if side == "upper" else _float_lower(c)
 
 
-def _bisect_eps(f, delta: float) -> float:
-    """Float root of a non-increasing f(eps) = delta in [0, 64] (a candidate only)."""
+def _bisect_eps(f, delta: float):
+    """Float root of a non-increasing f(eps) = delta in [0, 64] (a candidate only), or None
+    when the float estimate says none is there: a float estimate never decides a refusal
+    (issue #31, D1: the search of :func:`epsilon_bounds` then goes on with certified checks)."""
     lo, hi = 0.0, 64.0
-    if f(lo) <= delta:
-        return 0.0
-    if f(hi) > delta:
-        raise InvalidParameterError(f"epsilon at delta={delta:g} exceeds 64, far beyond the supported "
-                                    f"range eps <= {EPS_MAX:g}")
-    for _ in range(48):          # 64 / 2^48 ~ 2e-13: far below the 1e-9 of the candidates
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if f(mid) > delta else (lo, mid)
+    try:
+        if f(lo) <= delta:
+            return 0.0
+        if not f(hi) <= delta:
+            return None
+        for _ in range(48):          # 64 / 2^48 ~ 2e-13: far below the 1e-9 of the candidates
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) > delta else (lo, mid)
+    except (ArithmeticError, ValueError):
+        return None
     return hi
 
 
@@ -268,23 +284,36 @@ def _decimal_down(x: float, digits: int = 9) -> Fraction:
     return Fraction(math.floor(x * 10 ** digits), 10 ** digits)
 
 
-def _first_checked(cand: Fraction, passes, direction: int):
-    """From a float candidate, a checked 9-digit eps within 1e-8 of the nearest passing one:
-    steps of 1e-9 doubling away (``direction`` +1 up, -1 down) until one passes, then a
-    bisection between the last failing and the passing value (every returned value passed
-    the Arb check; None if none in (0, 200] does)."""
-    step = Fraction(1, 10 ** 9)
+#: the resolution of the certified searches (9-digit decimals, relative 1e-9 above 1)
+RESOLUTION = Fraction(1, 10 ** 9)
+#: the certified search for an upper end doubles eps up to this before it gives up
+EPS_SEARCH_MAX = Fraction(2 ** 12)
+
+
+def _first_checked(cand: Fraction, passes, direction: int, stop: Fraction | None = None):
+    """From a float candidate, a checked 9-digit eps near the nearest passing one: steps of
+    1e-9 doubling away (``direction`` +1 up, -1 down) until one passes, then a bisection
+    between the last failing and the passing value (every returned value passed the Arb
+    check; None if none in (0, ``stop``] does -- ``stop`` defaults to 200)."""
+    stop = Fraction(200) if stop is None else stop
+    step = RESOLUTION
     fail = None
     while not passes(cand):
         fail = cand
         cand += direction * step
         step *= 2
-        if not 0 < cand <= 200:
+        if not 0 < cand <= stop:
             return None
     if fail is None:
         return cand
-    ok = cand
-    while abs(ok - fail) > Fraction(1, 10 ** 8):      # 1e-8: far below any bracket width
+    return _bisect_checked(cand, fail, passes, direction)
+
+
+def _bisect_checked(ok: Fraction, fail: Fraction, passes, direction: int) -> Fraction:
+    """Bisection between a passing ``ok`` and a failing ``fail`` on 9-digit decimals (rounded
+    towards the failing side's opposite: up for an upper end, ``direction`` +1, down for a
+    lower end); returns the passing end, within 1e-9 (relative, above 1) of the failing one."""
+    while abs(ok - fail) > RESOLUTION * max(1, abs(ok)):
         mid = (ok + fail) / 2
         mid = _decimal_up(float(mid)) if direction > 0 else _decimal_down(float(mid))
         if mid in (ok, fail):
@@ -296,32 +325,141 @@ def _first_checked(cand: Fraction, passes, direction: int):
     return ok
 
 
-def epsilon_bounds(composed: list[Composed], delta) -> tuple[Fraction, Fraction, list]:
-    """Certified (eps_lo, eps_hi) with delta(eps_lo) > delta >= delta(eps_hi) proved."""
+def support_bound(phases, d: int):
+    r"""(Y, M) for direction ``d``: an exact rational Y >= every finite value of the composed loss
+    and the exact probability M of the loss +oo under P, when every step's pair knows its
+    support (``Pair.loss_support``: finite pairs, Laplace, their sampled forms); else None.
+
+    The composed loss is the sum of the steps' losses, so its finite values are at most
+    :math:`\sum_i T_i y_i`, and it is +oo iff some step's is: :math:`M = 1 - \prod_i (1 - m_i)^{T_i}`.
+    Then :math:`\delta(\varepsilon) = E_P[(1 - e^{\varepsilon - L})_+] + M = M` for every
+    :math:`\varepsilon \ge Y` (docs/accountant.md §0), exactly."""
+    Y, keep = Fraction(0), Fraction(1)
+    for ph in phases:
+        s = ph.pairs[d].loss_support()
+        if s is None:
+            return None
+        y, m = s
+        Y += ph.steps * y
+        keep *= (1 - m) ** ph.steps
+    return Y, 1 - keep
+
+
+def epsilon_bounds(composed: list[Composed], delta, supports=None) -> tuple[Fraction, Fraction, list]:
+    """Certified (eps_lo, eps_hi) with delta(eps_lo) > delta >= delta(eps_hi) proved.
+
+    Float estimators propose candidates; every returned value passed an Arb check, and when a
+    candidate is missing or fails the search goes on with checked values only (issue #31, D1
+    and D2: a float estimate that is wrong far from its window must cost time, never a
+    bracket or a false refusal).  ``supports`` (one :func:`support_bound` per direction, or
+    None) gives the exact end of a bounded loss: delta(eps) = M <= delta for eps >= Y proves
+    eps_hi <= Y (a flat profile, f_(eps0, delta0) at delta = delta0: D4), and M > delta proves
+    that no eps exists (a certified refusal)."""
     D = exact(delta)
     lo, hi = Fraction(0), Fraction(0)
     notes = []
-    for c in composed:
-        # upper end: smallest checked eps with delta_hi(eps) <= D
+    for i, c in enumerate(composed):
+        support = supports[i] if supports is not None else None
+        if support is not None and support[1] > D:
+            raise InvalidParameterError(
+                f"no epsilon has delta(eps) <= {float(D):g}: the privacy loss is +infinity with "
+                f"probability >= {_fmt_down(support[1])} > delta ({c.name}), so delta(eps) >= "
+                f"{_fmt_down(support[1])} for every eps")
+
         def passes_hi(e, c=c):
             return _rational(c.upper.delta(e).upper()) <= D
-        e_hi = _first_checked(_decimal_up(_bisect_eps(_estimator(c, "upper"), float(D))), passes_hi, +1)
-        if e_hi is None:
-            raise ArithmeticError("could not certify an upper bound on epsilon")
-        # lower end: largest checked eps with delta_lo(eps) > D (none: 0)
-        e_lo = Fraction(0)
-        root = _bisect_eps(_estimator(c, "lower"), float(D))
-        if root > 0:
-            def passes_lo(e, c=c):
-                return _rational(c.lower.delta(e).lower()) > D
-            e_lo = _first_checked(_decimal_down(root), passes_lo, -1) or Fraction(0)
+
+        def passes_lo(e, c=c):
+            return _rational(c.lower.delta(e).lower()) > D
+
+        flat = max(support[0], Fraction(0)) if support is not None else None
+        e_hi = _upper_end(c, D, passes_hi, flat)
+        e_lo = _lower_end(c, D, passes_lo, e_hi)
         notes.append({"direction": c.name, "eps_lo": e_lo, "eps_hi": e_hi})
         lo, hi = max(lo, e_lo), max(hi, e_hi)
     return lo, hi, notes
 
 
+def _upper_end(c, D: Fraction, passes_hi, flat: Fraction | None) -> Fraction:
+    """The smallest checked eps with delta_hi(eps) <= D (or ``flat``, the exact end of a
+    bounded loss, if smaller): from the float candidate, else by doubling and bisection."""
+    if flat is not None and flat == 0:
+        return Fraction(0)
+    root = _bisect_eps(_estimator(c, "upper"), float(D))
+    found = None
+    if root is not None:
+        found = _first_checked(_decimal_up(root), passes_hi, +1, stop=flat)
+    if found is None:
+        # certified doubling: the first passing eps of 1, 2, 4, ... (or the flat end)
+        e, fail = Fraction(1), Fraction(0)
+        while e <= EPS_SEARCH_MAX and (flat is None or e < flat):
+            if passes_hi(e):
+                found = _bisect_checked(e, fail, passes_hi, +1) if fail < e else e
+                break
+            fail, e = e, 2 * e
+    if flat is not None and (found is None or flat < found):
+        return flat
+    if found is None:
+        # nothing passed: a refusal only if it is itself proved (delta_lo > D at the last eps)
+        if _rational(c.lower.delta(EPS_SEARCH_MAX).lower()) > D:
+            raise InvalidParameterError(f"epsilon at delta={float(D):g} exceeds {int(EPS_SEARCH_MAX)} "
+                                        f"(certified: delta({int(EPS_SEARCH_MAX)}) > delta, {c.name})")
+        raise ArithmeticError("could not certify an upper bound on epsilon; raise the precision")
+    return found
+
+
+def _lower_end(c, D: Fraction, passes_lo, e_hi: Fraction) -> Fraction:
+    """The largest checked eps found with delta_lo(eps) > D, or 0 (then only eps(delta) >= 0
+    is claimed): from the float candidate, else by a certified bisection on [0, eps_hi]
+    (delta_lo(eps_hi) <= delta_hi(eps_hi) <= D fails, so it is a failing end)."""
+    if e_hi == 0:
+        return Fraction(0)
+    root = _bisect_eps(_estimator(c, "lower"), float(D))
+    if root is not None and root > 0:
+        cand = min(_decimal_down(root), e_hi)
+        if passes_lo(cand):
+            return _bisect_checked(cand, e_hi, passes_lo, -1)
+        found = _first_checked(cand, passes_lo, -1)
+        if found is not None:
+            return found
+    # certified bisection: any passing eps is a valid lower end (delta_lo need not be monotone,
+    # so this finds a boundary, not necessarily the last one)
+    ok, fail = Fraction(0), e_hi
+    for _ in range(80):
+        if fail - ok <= RESOLUTION * max(1, ok):
+            break
+        mid = _decimal_down(float((ok + fail) / 2))
+        if mid in (ok, fail):
+            break
+        if passes_lo(mid):
+            ok = mid
+        else:
+            fail = mid
+    return ok
+
+
+def printed(x, direction: str, digits: int = 7) -> str:
+    """The rational ``x`` as a decimal of ``digits`` significant digits rounded ``"down"`` or
+    ``"up"`` (Decimal division with a directed rounding mode), so that a printed lower or upper
+    bound is still one (issue #31, D6)."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = ROUND_FLOOR if direction == "down" else ROUND_CEILING
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+    return format(value, "g") if abs(value) < Decimal("1e-4") else format(value, "f")
+
+
+def _fmt_down(x) -> str:
+    return printed(x, "down")
+
+
 def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=None,
-                      limits: bool = True, engine: str = "fft") -> Bracket:
+                      limits: bool = True, engine: str = "fft", closed: bool = False) -> Bracket:
     """Certified bracket on epsilon(delta) for the composition of ``phases``.
 
     With two directions, the exact engine first composes each on a grid two levels coarser;
@@ -350,12 +488,12 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
     found = []
     for d in range(n):
         grid = fine if d == first else coarse
-        c = compose_direction(phases, d, grid, progress, target)
-        lo, hi, note = epsilon_bounds([c], D)
-        found.append([lo, hi, note[0], grid.h_exp, c])
+        c = compose_direction(phases, d, grid, progress, target, closed=closed)
+        lo, hi, note = epsilon_bounds([c], D, [support_bound(phases, d)])
+        found.append([lo, hi, note[0], fine.h_exp if isinstance(c, ClosedComposed) else grid.h_exp, c])
     if limits and max(f[0] for f in found) > EPS_MAX:
         raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
-                                    f"(certified eps >= {float(max(f[0] for f in found)):.4g})")
+                                    f"(certified eps >= {printed(max(f[0] for f in found), 'down')})")
     order = sorted(range(n), key=lambda d: found[d][0], reverse=True)
     for d in order:
         if found[d][3] == fine.h_exp:
@@ -364,15 +502,60 @@ def certified_epsilon(phases, delta, precision: int = 2, progress=None, mutate=N
         if d != order[0] and best_hi is not None and found[d][1] <= best_hi:
             continue     # this direction cannot change the result
         c = compose_direction(phases, d, fine, progress, target)
-        lo, hi, note = epsilon_bounds([c], D)
+        lo, hi, note = epsilon_bounds([c], D, [support_bound(phases, d)])
         found[d] = [max(lo, found[d][0]), min(hi, found[d][1]), note[0], fine.h_exp, c]
+    if engine == "fft":
+        # a wide bracket of a deciding direction: other tilts (a choice of accuracy only)
+        for d in {max(range(n), key=lambda d: found[d][0]), max(range(n), key=lambda d: found[d][1])}:
+            if found[d][3] == fine.h_exp and not isinstance(found[d][4], ClosedComposed):
+                found[d] = _retilted(phases, d, fine, D, found[d], progress)
     lo, hi = max(f[0] for f in found), max(f[1] for f in found)
     notes = [dict(f[2], eps_lo=f[0], eps_hi=f[1], h=f"2^-{f[3]}") for f in found]
     if limits and lo > EPS_MAX:
         raise InvalidParameterError(f"epsilon at this delta exceeds the supported range eps <= {EPS_MAX:g} "
-                                    f"(certified eps >= {float(lo):.4g})")
+                                    f"(certified eps >= {printed(lo, 'down')})")
     return Bracket("epsilon", D, lo, hi, time.perf_counter() - start, precision, notes,
                    [f[4] for f in found])
+
+
+#: a bracket on eps wider than this (relative to its upper end) is retried at other tilts
+WIDE = Fraction(1, 10 ** 4)
+#: the multiples of the deciding tilt tried then (on a grid 2^3 times coarser)
+RETILT_SCALES = (1.5, 2.0, 2.5, 3.0)
+
+
+def _retilted(phases, d: int, fine, D: Fraction, entry: list, progress=None) -> list:
+    """``entry`` = [lo, hi, note, h_exp, composed] of direction ``d``, and if its bracket is wider
+    than :data:`WIDE`, intersected with the bracket at the tilt scale of :data:`RETILT_SCALES`
+    whose coarse trial is narrowest (issue #31, D5: sigma = 0.5, q = 1e-4, T = 1000 at
+    delta = 1e-12 gave 0.40 at the default tilt, 4e-5 at 2.5 times it).  Both brackets are
+    certified, so their intersection is; the composition of the narrower is kept."""
+    lo, hi = entry[0], entry[1]
+    if hi == 0 or (hi - lo) / hi <= WIDE:
+        return entry
+    target = ("delta", float(D))
+    support = [support_bound(phases, d)]
+    trial_grid = FFTGrid(h_exp=max(8, fine.h_exp - 3), mutate=fine.mutate)
+    best, arg, cells = None, None, None
+    for k in (1.0,) + RETILT_SCALES:
+        g = FFTGrid(h_exp=trial_grid.h_exp, mutate=trial_grid.mutate, cells=cells)
+        try:
+            c = compose_direction(phases, d, g, progress, target, k)
+            l, h, _ = epsilon_bounds([c], D, support)
+        except ArithmeticError:
+            continue
+        cells = cells or 4 * c.upper.arr.N          # a much longer FFT is tried short, and loses
+        if best is None or h - l < best:
+            best, arg = h - l, k
+    if arg is None or arg == 1.0:
+        return entry
+    try:
+        c = compose_direction(phases, d, fine, progress, target, arg)
+        l, h, note = epsilon_bounds([c], D, support)
+    except ArithmeticError:
+        return entry
+    keep = c if h - l < hi - lo else entry[4]
+    return [max(lo, l), min(hi, h), note[0], fine.h_exp, keep]
 
 
 #: the multiples of the deciding tilt tried by :func:`certified_delta` (FFT engine)
@@ -402,7 +585,7 @@ def best_tilt_scale(phases, d: int, grid: FFTGrid, E: Fraction, progress=None) -
 
 
 def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None,
-                    engine: str = "fft") -> Bracket:
+                    engine: str = "fft", closed: bool = False) -> Bracket:
     """Certified bracket on delta(eps) for the composition of ``phases``.
 
     FFT engine: in each direction the tilt is chosen by :func:`best_tilt_scale` on a grid
@@ -412,7 +595,11 @@ def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None,
     start = time.perf_counter()
     phases = _phases(phases)
     grid = grid_for(precision, mutate, refinement(phases), engine)
-    if isinstance(grid, FFTGrid):
+    forms = [gaussian_closed_form([ph.pairs[d] for ph in phases], [ph.steps for ph in phases])
+             if closed and mutate is None else None for d in range(_directions(phases))]
+    if all(isinstance(f, ClosedComposed) for f in forms):
+        composed = forms
+    elif isinstance(grid, FFTGrid):
         trial = FFTGrid(h_exp=max(8, grid.h_exp - 3), mutate=mutate)
         composed = [compose_direction(phases, d, grid, progress, ("eps", float(E)),
                                       best_tilt_scale(phases, d, trial, E, progress))
@@ -428,8 +615,35 @@ def certified_delta(phases, eps, precision: int = 2, progress=None, mutate=None,
 
 def _phases(phases):
     if isinstance(phases, Phase):
-        return [phases]
-    phases = list(phases)
+        phases = [phases]
+    elif isinstance(phases, Iterable) and not isinstance(phases, (str, bytes, Pair)):
+        phases = list(itertools.islice(phases, MAX_PHASES + 1))
+        if len(phases) > MAX_PHASES:
+            raise InvalidParameterError(f"at most {MAX_PHASES} phases (the limit on work: each is "
+                                        f"composed on its own); got more")
+    else:
+        raise InvalidParameterError(f"phases must be a Phase or a list of Phases; got "
+                                    f"phases={shown(phases)}")
     if not phases:
         raise InvalidParameterError("the schedule must have at least one phase; got none")
+    for i, ph in enumerate(phases):
+        if not isinstance(ph, Phase):
+            raise InvalidParameterError(f"phases[{i}] must be a Phase; got {shown(ph)}")
+        for pair in ph.pairs:
+            if _zero_loss(pair):
+                raise InvalidParameterError(
+                    f"phases[{i}]: the pair {pair.name} has no privacy loss but 0 (and "
+                    f"+-infinity) to put on a grid: eps0 must be > 0 in the certified accountant")
     return phases
+
+
+def _zero_loss(pair) -> bool:
+    """Whether the finite privacy losses of ``pair`` (or of the base it samples) are all 0:
+    an (0, delta) pair or randomized response with eps0 = 0, which the grids cannot hold."""
+    base = getattr(pair, "base", None)
+    if isinstance(base, Pair):
+        return _zero_loss(base)
+    if not hasattr(pair, "eps0") and not hasattr(pair, "event"):
+        return False
+    lo, hi = pair.loss_window(2.0 ** -40)
+    return not hi > lo

@@ -34,8 +34,12 @@ import flint
 import numpy as np
 from flint import arb, fmpq
 
+from ..core.errors import InvalidParameterError
 from .pairs import Pair
 
+#: the longest FFT (cells of the composed grid): its complex arrays take 16 bytes a cell, a few
+#: of them at once; the supported range (docs/accountant.md §8) needs at most 2^24
+MAX_CELLS = 1 << 24
 U = 2.0 ** -53                      # unit roundoff of float64, round to nearest
 TINY = 2.0 ** -1074                 # the absolute error of an underflowing operation
 WORK_PREC = 160                     # Arb precision of the scalar bounds
@@ -307,7 +311,25 @@ def window_nodes(pair: Pair, grid: FFTGrid) -> np.ndarray:
     discretisation of §2 is exact there (a choice; any nodes are valid)."""
     lo, hi = pair.loss_window(2.0 ** -90)
     top = math.ceil(hi * 2 ** grid.h_exp)
-    return np.array([math.floor(lo * 2 ** grid.h_exp), top, top + 1], dtype=np.int64)
+    bottom = math.floor(lo * 2 ** grid.h_exp)
+    # and one below: the bottom bin (-oo, y_1) then holds the loss -oo (f_(eps,delta)'s Q-only
+    # atom) and the far tail only, which tilted_step sends to the discarded symbol
+    return np.array([bottom - 1, bottom, top, top + 1], dtype=np.int64)
+
+
+def atom_nodes(pair: Pair, grid: FFTGrid, first: int, last: int) -> np.ndarray:
+    """The grid points on both sides of each loss atom of the pair (``Pair.loss_atoms``) within
+    the node range [first, last]: a finite pair's atom then lies between two nodes h apart
+    instead of being smeared by the chord through distant ones (a choice; any nodes are
+    valid).  Poisson sampling at q = 1e-4 of f_(0.5, 0), 10^4 steps: width 9e-5 -> see
+    docs/accountant.md §9."""
+    out = []
+    for a in pair.loss_atoms():
+        if math.isfinite(a):
+            x = a * 2 ** grid.h_exp
+            out += [math.floor(x), math.ceil(x)]
+    ks = np.array(sorted(set(out)), dtype=np.int64)
+    return ks[(ks >= first) & (ks <= last)]
 
 
 def log_mgf(scan, h: float, lam: float) -> float:
@@ -396,6 +418,12 @@ def tilted_step(pair: Pair, grid: FFTGrid, lam: Fraction, ks: np.ndarray) -> Til
         Be = [arb(1)] + Bq[1:n] + [arb(0)]
         pm = [Ae[j] - Ae[j + 1] for j in range(n - 1)]
         qm = [Be[j] - Be[j + 1] for j in range(n - 1)]
+        # the bottom bin (-oo, y_1) goes to the discarded symbol (a post-processing; its term is
+        # dropped): labelled y_0, an outcome of loss -oo (P = 0) would otherwise sit in composed
+        # cells among finite losses and be counted with -e^eps Q (f_(1/3, 1/1000)^(x)6 at
+        # eps = 0.66 lost 1.5e-4 of delta that way; issue #31)
+        if grid.mutate != "keep-bottom-bin":
+            pm[0] = qm[0] = arb(0)
         top_p, top_q = A[n - 1], Bq[n - 1]
         lb = _ball(lam)
         el = [(lb * y).exp() for y in ys]                   # e^{lam y}
@@ -623,6 +651,11 @@ def compose_arrays(steps, rate: Fraction, h_exp: int, cells: int | None = None,
     left = min(left, mean - 4 * sd)
     need = max(right_w - left, right - mean, mean + 4 * sd - left) / hf + 64
     N = cells or max(1024, 1 << math.ceil(math.log2(need)))
+    if N > MAX_CELLS:   # before any array of that length is made
+        raise InvalidParameterError(
+            f"the composition needs an FFT of 2^{N.bit_length() - 1} cells, more than the limit of "
+            f"2^{MAX_CELLS.bit_length() - 1} (the limit on memory: about 1 GB at the limit); use "
+            f"fewer steps, a smaller sampling rate, a larger sigma or a lower precision")
     c = math.floor(left / hf)
     g = fft_error_factor(N)
     M = sum(T for _, _, T in steps) + len(steps)
@@ -865,8 +898,16 @@ class LowerFFT:
         return math.sqrt(var) * hf + hf
 
     def best_cut(self, eps: float) -> int:
-        """The cut maximising the float estimate of the P - e^eps Q suffix (a choice only)."""
+        """The cut maximising the float estimate of the P - e^eps Q suffix (a choice only); of
+        the cuts within a relative 1e-9 of the best, the highest: across empty cells the suffix
+        is flat, and a cut just below the mass weighs it by e^{-lam (y - y_cut)} ~ 1 rather
+        than by the tiny weight of a cut far below it (randomized response eps0 = 20 at
+        eps = 10: a cut at 9 left the certified sum under its error bound; issue #31, D2)."""
         d, K, _ = self._suffix(eps)
+        best = float(np.max(d))
+        if best > 0:
+            near = np.nonzero(d >= best * (1 - 1e-9))[0]
+            return int(K[int(near[-1])])
         return int(K[int(np.argmax(d))])
 
     def _prepare(self):
@@ -897,16 +938,15 @@ class LowerFFT:
         SP, SQ, K, unit, hf = self._prepare()
         if SP is None:
             return np.array([0.0]), K, unit
-        # cuts near eps only: far below it the tilted array's rounding noise is magnified
+        # cuts from just below eps up: far below it the tilted array's rounding noise is
+        # magnified; a cut above eps only drops cells with P - e^eps Q > 0 or empty ones
         steps = sum(self.steps)
         a = int(np.searchsorted(K, math.floor((eps - 1 - steps * hf) / hf)))
-        b = int(np.searchsorted(K, math.ceil((eps + 1) / hf)))
-        if a >= len(K) or b <= 0:
+        if a >= len(K):
             return np.array([0.0]), K[-1:], unit
-        b = max(min(b, len(K)), a + 1)
         with np.errstate(over="ignore", invalid="ignore"):
-            d = SP[a:b] - math.exp(min(eps, 700)) * SQ[a:b]
-        return np.nan_to_num(d, nan=-np.inf), K[a:b], unit
+            d = SP[a:] - math.exp(min(eps, 700)) * SQ[a:]
+        return np.nan_to_num(d, nan=-np.inf), K[a:], unit
 
     def estimator(self):
         """A float function eps -> delta_lo(eps) (no rigour)."""
@@ -923,17 +963,42 @@ class LowerFFT:
 
 # ----------------------------------------------------------------- a direction, end to end
 
+def loss_scale(scans) -> float:
+    """The widest one-step loss span of the coarse scans, capped at 1 (a float, for the tilt
+    grid only): a step whose losses all lie within 1e-4 of each other needs tilts ~1e4 times
+    larger than one of unit span for the same relative accuracy."""
+    spans = []
+    for sc in scans:
+        L = sc[3]
+        m = np.maximum(-np.diff(np.append(sc[1], 0.0)), 0.0)
+        live = L[m > 0]
+        if len(live):
+            spans.append(float(np.max(live) - np.min(live)))
+    span = max(spans, default=1.0)
+    return min(1.0, span) if span > 0 else 1.0
+
+
+def tilt_grid(scans) -> list:
+    r"""The tilts tried: :math:`2^{j/4}/64`, j <= 48, extended by :func:`loss_scale` (j up to
+    48 + 4 log2(1/scale)) so that a step with tiny losses (Poisson sampling at q = 1e-4 of
+    f_(0.5, 0): losses of 1e-4, composed 10^4 times, decided at eps = 0.03 by a tilt of ~10^3)
+    gets its tilt; issue #31, D5."""
+    extra = 4 * max(0, math.ceil(math.log2(1 / loss_scale(scans))))
+    return [2.0 ** (j / 4) / 64 for j in range(0, 49 + extra)]
+
+
 def deciding_tilt(scans, steps, h: float, target) -> float:
     r"""The tilt that decides the target (float, a choice only): for ``("eps", E)`` the saddle
     point, argmin :math:`\sum T_i K_i(\lambda) - \lambda E` (the tilted composition then has
     mean E); for ``("delta", D)`` the Chernoff-optimal argmin
-    :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`, at most 8; on the grid
-    :math:`2^{j/4}/64`, j <= 48 (K from :func:`log_mgf`)."""
+    :math:`(\sum T_i K_i(\lambda) + \log 1/D)/\lambda`, at most 8/scale (:func:`loss_scale`); on
+    the grid of :func:`tilt_grid` (K from :func:`log_mgf`)."""
     kind, value = target
-    grid = [2.0 ** (j / 4) / 64 for j in range(0, 49)]
+    grid = tilt_grid(scans)
+    cap = 8 / loss_scale(scans)
     best, arg = math.inf, grid[0]
     for lam in grid:
-        if kind == "delta" and lam > 8:
+        if kind == "delta" and lam > cap:
             break
         try:
             K = sum(T * log_mgf(sc, h, lam) for sc, T in zip(scans, steps))
@@ -982,7 +1047,12 @@ def compose_direction(pairs, steps, grid: FFTGrid, target=("delta", 1e-6), progr
         if progress:
             progress(f"{p.name.split(',')[0]}, phase {i + 1}/{len(pairs)}, h=2^-{grid.h_exp}: one step")
         # nodes dense where the deciding tilt puts the mass: those cells decide delta
-        ts.append(tilted_step(p, grid, lam, np.union1d(nodes(sc, grid, decide), window_nodes(p, grid))))
+        # and where the arrays' own tilt puts it: the bulk of each of the T steps (q = 1e-4:
+        # the nodes of the deciding tilt alone left it 0.25 apart, and the chords through them
+        # moved a bracket on eps from 5.77 to 5.85; issue #31, D5)
+        ks = np.union1d(nodes(sc, grid, decide), nodes(sc, grid, float(lam)))
+        ks = np.union1d(ks, atom_nodes(p, grid, sc[0][0], sc[0][-1]))
+        ts.append(tilted_step(p, grid, lam, np.union1d(ks, window_nodes(p, grid))))
     if progress:
         progress(f"{pairs[0].name.split(',')[0]}, h=2^-{grid.h_exp}: FFT")
     m = grid.mutate

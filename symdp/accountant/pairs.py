@@ -132,6 +132,11 @@ class Pair:
         a, b = self.tails(y)
         return 1 - a, 1 - b
 
+    def at_most_tails(self, y: arb) -> tuple[arb, arb]:
+        """Balls containing :math:`(P(L \\le y), Q(L \\le y))`: the lower tails, by default
+        (equal unless the loss has an atom at y; pairs with atoms compute them)."""
+        return self.lower_tails(y)
+
     def loss_window(self, tail: float) -> tuple[float, float]:
         """Floats (lo, hi) such that P(L < lo) and P(L >= hi) are (about) below ``tail``.
 
@@ -139,8 +144,27 @@ class Pair:
         outside is handled by the rigorous end treatment, docs §2)."""
         raise NotImplementedError
 
+    def loss_atoms(self) -> tuple:
+        """Floats near the losses at which the loss law has atoms (a choice of grid nodes only:
+        the FFT engine puts nodes on both sides of each, so that a finite pair's atoms are
+        not smeared over distant nodes); empty by default."""
+        return ()
 
-def poisson_tails(ops, base_tails, base_lower_tails, q, direction: str, y):
+    def loss_support(self):
+        r"""``(y, m)``: an exact rational y at least every finite value of the loss under P and
+        the exact rational :math:`m = P(L = +\infty)`, for a pair whose loss is bounded; None
+        when the loss is unbounded or the pair does not say (the default).  Read by
+        ``certify.support_bound``: delta(eps) = m exactly for eps >= y."""
+        return None
+
+
+def _exact_zero(y) -> bool:
+    """Whether the point ``y`` (a ball, float or mpf) is exactly 0."""
+    is_zero = getattr(y, "is_zero", None)
+    return bool(is_zero()) if callable(is_zero) else y == 0
+
+
+def poisson_tails(ops, base_tails, base_lower_tails, q, direction: str, y, base_at_most=None):
     r"""The tails of Poisson sampling with rate q of a mechanism with a **symmetric** pair
     (P, Q) and loss L (Zhu-Dong-Wang 2022, Thm. 11 / Prop. 30; Mironov-Talwar-Zhang 2019, Sec. 3),
     in the backend ``ops`` -- the one sampling formula of the accountant.
@@ -153,8 +177,21 @@ def poisson_tails(ops, base_tails, base_lower_tails, q, direction: str, y):
     :math:`L \le z(-y)` (for :math:`e^{-y} > 1-q`; else no outcome), so with the lower tails
     :math:`\bar A_f(z) = P(L < z)`, :math:`\bar B_f(z) = Q(L < z)`:
     :math:`A(y) = \bar B_f(z)`, :math:`B(y) = (1-q)\bar B_f(z) + q\bar A_f(z)`
-    (``<`` and ``<=`` agree: z is never a loss atom of the base; a ball that cannot tell raises)."""
+    (``<`` and ``<=`` agree where z is not a loss atom of the base: z is transcendental for a
+    dyadic y != 0, and at y = 0 exactly (z = 0) the closed tails ``base_at_most(0)`` =
+    :math:`(P(L \le 0), Q(L \le 0))` are used -- an atom at 0 (k-ary randomized response,
+    f_(0, delta)) counts; a ball that cannot tell raises)."""
     one = 1 - q
+    if _exact_zero(y):
+        # y = 0 exactly: z(0) = 0 exactly (a ball of (1 - (1 - q))/q would straddle a base loss
+        # atom at 0, k-ary randomized response: issue #31, D3).  remove: L_rem >= 0 iff L >= 0;
+        # add: L_add >= 0 iff L <= 0, the closed lower tails (P(L <= 0), Q(L <= 0))
+        zero = ops.number(0)
+        if direction == "remove":
+            a, b = base_tails(zero)
+            return one * b + q * a, b
+        a, b = (base_at_most or base_lower_tails)(zero)
+        return b, one * b + q * a
     if direction == "remove":
         t = ops.exp(y)
         if t <= one:
@@ -368,11 +405,77 @@ class RandomizedResponse(Pair):
     def tails(self, y):
         return atom_tails(ARB, self.event.atoms(ARB), y)
 
+    def at_most_tails(self, y):
+        return atoms_at_most(self.event.atoms(ARB), y)
+
     def loss_window(self, tail):
         # in mpmath, then to float: rho/k can underflow a float (rho = 1e-400) where the log
         # of the mass ratio is still an ordinary number
         e = float(self.event.loss(MPMATH))
         return -e, e
+
+    def loss_atoms(self):
+        e = float(self.event.loss(MPMATH))
+        return (-e, 0.0, e) if self.k > 2 else (-e, e)
+
+    def loss_support(self):
+        """Losses ±ε₀ (and 0): at most ε₀ (exact in the ε₀ form, a rational above its ball in
+        the ρ form); never +oo."""
+        if self.event.eps0 is not None:
+            return self.event.eps0, Fraction(0)
+        with ctx.workprec(128):
+            return rational_above(self.event.loss(ARB)), Fraction(0)
+
+
+def atoms_at_most(atoms, y) -> tuple[arb, arb]:
+    """:math:`(P(L \\le y), Q(L \\le y))` of a finite pair given by its atoms ``(loss, p, q)``
+    (losses ``"+inf"``, ``"-inf"`` or balls); a ball loss that cannot be compared with y raises."""
+    a, b = arb(0), arb(0)
+    for loss, p, q in atoms:
+        if loss == "+inf":
+            continue
+        if loss == "-inf" or loss <= y:
+            a, b = a + p, b + q
+        elif not loss > y:
+            raise ArithmeticError("grid node ball straddles a loss atom")
+    return a, b
+
+
+def rational_above(x: arb) -> Fraction:
+    """An exact rational at least every point of the ball ``x`` (its upper end)."""
+    m, e = x.upper().man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
+
+
+def sampled_atoms(atoms, q: float, direction: str) -> tuple:
+    """The images of the base's loss atoms under Poisson sampling (floats, for grid nodes):
+    :math:`\\pm\\log(1 - q + q e^{a})`, and the least / greatest loss :math:`\\pm\\log(1-q)`."""
+    out = [math.log1p(-q)] if direction == "remove" else [-math.log1p(-q)]
+    for a in atoms:
+        v = math.log1p(q * math.expm1(min(a, 700.0)))
+        out.append(v if direction == "remove" else -v)
+    return tuple(out)
+
+
+def sampled_support(base_support, q: Fraction, direction: str):
+    r"""``loss_support`` of Poisson sampling with rate q of a symmetric base whose support is
+    ``(y, m)`` (:func:`poisson_tails`).  remove: the loss :math:`\log(1-q+qe^{L})` is increasing
+    in L, so its finite values are at most :math:`\log(1-q+qe^{y})` and it is +oo with
+    probability :math:`q m`.  add: the loss :math:`-\log(1-q+qe^{L})` for L under the base's Q;
+    the least finite base loss is -y (symmetry), and -oo (Q-mass m) when m > 0, so its finite
+    values are at most :math:`-\log(1-q+qe^{-y})` (m = 0) or :math:`-\log(1-q)` (m > 0); it is
+    never +oo (the add pair's Q, (1-q)Q_f + qP_f, charges every set Q_f does)."""
+    if base_support is None:
+        return None
+    y, m = base_support
+    with ctx.workprec(128):
+        one, qb = 1 - _ball_at(q, 128), _ball_at(q, 128)
+        if direction == "remove":
+            return rational_above((one + qb * _ball_at(y, 128).exp()).log()), q * m
+        if m > 0:
+            return rational_above(-one.log()), Fraction(0)
+        return rational_above(-(one + qb * (-_ball_at(y, 128)).exp()).log()), Fraction(0)
 
 
 def check_range(name: str, value, lo: float, hi: float) -> float:
@@ -410,8 +513,18 @@ class EpsDelta(Pair):
     def tails(self, y):
         return atom_tails(ARB, eps_delta_mechanism.atoms(ARB, ball(self.eps0), ball(self.delta0)), y)
 
+    def at_most_tails(self, y):
+        return atoms_at_most(eps_delta_mechanism.atoms(ARB, ball(self.eps0), ball(self.delta0)), y)
+
     def loss_window(self, tail):
         return -float(self.eps0), float(self.eps0)
+
+    def loss_atoms(self):
+        return (-float(self.eps0), float(self.eps0))
+
+    def loss_support(self):
+        """Finite losses ±ε₀, +oo with probability δ₀ (the four atoms), exactly."""
+        return self.eps0, self.delta0
 
 
 @dataclass(frozen=True)
@@ -437,6 +550,13 @@ class Laplace(Pair):
 
     def loss_window(self, tail):
         return -1 / float(self.b), 1 / float(self.b)
+
+    def loss_atoms(self):
+        return (-1 / float(self.b), 1 / float(self.b))
+
+    def loss_support(self):
+        """The loss (|x| - |x - 1|)/b lies in [-1/b, 1/b]; never +oo."""
+        return 1 / self.b, Fraction(0)
 
 
 #: the pairs of a symmetric trade-off function, the bases :class:`Subsampled` and
@@ -476,10 +596,19 @@ class Subsampled(Pair):
             direction = "add"
         else:
             raise ArithmeticError("grid node ball contains 0; use exact grid nodes")
-        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.p), direction, y)
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.p), direction, y,
+                             self.base.at_most_tails)
 
     def loss_window(self, tail):
         lo, hi = self.base.loss_window(tail)
         p = float(self.p)
         top = math.log1p(p * math.expm1(min(hi, 700.0)))
         return -top, top
+
+    def loss_atoms(self):
+        return sampled_atoms(self.base.loss_atoms(), float(self.p), "remove") + \
+            sampled_atoms(self.base.loss_atoms(), float(self.p), "add")
+
+    def loss_support(self):
+        """Above 0 the tails are the remove direction's (:func:`sampled_support`)."""
+        return sampled_support(self.base.loss_support(), self.p, "remove")

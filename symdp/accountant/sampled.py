@@ -18,13 +18,15 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb
+import flint
+from flint import arb, ctx, fmpz
 
 from ..core.errors import InvalidParameterError
 from ..events import PoissonSampled
 from ..events import eps_delta as eps_delta_mechanism
 from ..events.backends import ARB
-from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails)
+from .pairs import (SYMMETRIC, EpsDelta, Gaussian, Laplace, Pair, ball, exact, phi_bar, poisson_tails,
+                    sampled_atoms, sampled_support)
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ class PoissonSubsampled(Pair):
         return f"Poisson-sampled {self.base.name} ({self.direction}), q={float(self.q):g}"
 
     def tails(self, y):
-        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y)
+        return poisson_tails(ARB, self.base.tails, self.base.lower_tails, ball(self.q), self.direction, y,
+                             self.base.at_most_tails)
 
     def loss_window(self, tail):
         lo, hi = self.base.loss_window(tail)
@@ -60,6 +63,12 @@ class PoissonSubsampled(Pair):
         top = math.log1p(q * math.expm1(min(hi, 700.0)))
         least = math.log1p(-q)
         return (least, top) if self.direction == "remove" else (-top, -least)
+
+    def loss_support(self):
+        return sampled_support(self.base.loss_support(), self.q, self.direction)
+
+    def loss_atoms(self):
+        return sampled_atoms(self.base.loss_atoms(), float(self.q), self.direction)
 
 
 class Identical(Pair):
@@ -76,6 +85,9 @@ class Identical(Pair):
 
     def loss_window(self, tail):
         return 0.0, 0.0
+
+    def loss_support(self):
+        return Fraction(0), Fraction(0)
 
 
 #: components of weight below 2^-WEIGHT_BITS are replaced by a perfectly distinguishable pair
@@ -102,25 +114,45 @@ class RevealedMultiplicity(Pair):
         if total != 1:
             raise InvalidParameterError(f"the weights of a mixture must sum to 1; got {total}")
         floor = Fraction(1, 2 ** WEIGHT_BITS)
-        kept = tuple((Fraction(w), p) for w, p in self.components if Fraction(w) >= floor)
+        kept = tuple((Fraction(w), p) for w, p in self.components
+                     if Fraction(w) >= floor and p is not None)
         object.__setattr__(self, "kept", kept)
         object.__setattr__(self, "residual", 1 - sum(w for w, _ in kept))
+        object.__setattr__(self, "_balls", {})
 
     @property
     def name(self):
         return self.label
 
+    def _weight_balls(self):
+        """The balls of the residual and of the kept weights, made once per Arb precision
+        (a weight of the bootstrap can have thousands of digits)."""
+        prec = ctx.prec
+        if prec not in self._balls:
+            self._balls[prec] = (ball(self.residual), [ball(w) for w, _ in self.kept])
+        return self._balls[prec]
+
     def tails(self, y):
-        a, b = ball(self.residual), arb(0)
-        for w, pair in self.kept:
+        residual, weights = self._weight_balls()
+        a, b = residual, arb(0)
+        for wb, (_, pair) in zip(weights, self.kept):
             aj, bj = pair.tails(y)
-            a += ball(w) * aj
-            b += ball(w) * bj
+            a += wb * aj
+            b += wb * bj
         return a, b
 
     def loss_window(self, tail):
         windows = [pair.loss_window(min(0.5, tail / float(w))) for w, pair in self.kept]
         return min(lo for lo, _ in windows), max(hi for _, hi in windows)
+
+    def loss_support(self):
+        """The component losses (the residual is +oo): at most the largest component's bound;
+        +oo with probability r + sum_j w_j m_j."""
+        parts = [pair.loss_support() for _, pair in self.kept]
+        if any(p is None for p in parts):
+            return None
+        return (max(y for y, _ in parts),
+                self.residual + sum(w * m for (w, _), (_, m) in zip(self.kept, parts)))
 
 
 def group_pair(base, j: int) -> Pair:
@@ -158,15 +190,72 @@ def _rational_above(x: arb) -> Fraction:
     return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
 
 
+#: exact weights C(k, j) n^-j (1 - 1/n)^(k-j) while their denominator n^k has at most this many
+#: bits; beyond, each weight is a dyadic rational just below it (``_weight_below``)
+EXACT_WEIGHT_BITS = 4096
+#: the bits of a weight rounded down (beyond :data:`EXACT_WEIGHT_BITS`)
+ROUNDED_WEIGHT_BITS = 128
+
+
+def multiplicities(n: int, k: int, bits: int = WEIGHT_BITS + 8) -> range:
+    """The multiplicities j whose weight :math:`\binom{k}{j} n^{-j}(1-1/n)^{k-j}` is above
+    about :math:`2^{-\text{bits}}` (in floating point, from the mode outwards: the weights
+    are unimodal in j).  A choice only: any weight left out goes to the perfectly
+    distinguishable component, which dominates whatever it replaces."""
+    def log2_weight(j):
+        return (math.lgamma(k + 1) - math.lgamma(j + 1) - math.lgamma(k - j + 1)
+                + (k - j) * math.log1p(-1 / n) - j * math.log(n)) / math.log(2)
+
+    mode = min(k, (k + 1) // n)
+    lo = hi = mode
+    while lo > 0 and log2_weight(lo - 1) > -bits:
+        lo -= 1
+    while hi < k and log2_weight(hi + 1) > -bits:
+        hi += 1
+    return range(lo, hi + 1)
+
+
+def _weight_below(n: int, k: int, j: int) -> Fraction:
+    """A dyadic rational (a multiple of 2^-ROUNDED_WEIGHT_BITS) at most the weight of
+    multiplicity j, from an Arb ball of it (no integer of k log2 n bits is formed)."""
+    with flint.ctx.workprec(ROUNDED_WEIGHT_BITS + 64):   # the lower end read at this precision
+        w = arb(fmpz(math.comb(k, j))) * (arb(n - 1) / n) ** (k - j) / arb(n) ** j
+        low = _rational_below(w) if w.lower() > 0 else Fraction(0)
+    return Fraction(math.floor(low * 2 ** ROUNDED_WEIGHT_BITS), 2 ** ROUNDED_WEIGHT_BITS)
+
+
+def _rational_below(x: arb) -> Fraction:
+    m, e = x.lower().man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
+
+
 def bootstrap_upper(base, n: int, k: int) -> RevealedMultiplicity:
-    """The dominating pair of one bootstrap round (k draws from n records) of ``base``."""
-    from math import comb
+    """The dominating pair of one bootstrap round (k draws from n records) of ``base``.
+
+    The weights w_j of the multiplicities that matter (:func:`multiplicities`) are exact
+    when :math:`n^k` has at most :data:`EXACT_WEIGHT_BITS` bits, else rounded down; every
+    weight not given (the other multiplicities, the rounding) goes to the perfectly
+    distinguishable component of :class:`RevealedMultiplicity`.  That is valid: the pair
+    with part of a component's weight moved to (δ_⊤, δ_⊥) is mapped onto the original by
+    the post-processing that answers ⊤ with a draw from the moved part of P and ⊥ with one
+    from the moved part of Q, so it dominates the original."""
     floor = Fraction(1, 2 ** WEIGHT_BITS)
+    exact = k * math.log2(n) <= EXACT_WEIGHT_BITS
     comps = []
-    for j in range(k + 1):
-        w = comb(k, j) * Fraction(1, n) ** j * Fraction(n - 1, n) ** (k - j)
+    for j in multiplicities(n, k):
+        w = (math.comb(k, j) * Fraction(1, n) ** j * Fraction(n - 1, n) ** (k - j)) if exact \
+            else _weight_below(n, k, j)
         comps.append((w, group_pair(base, j) if w >= floor else None))
+    rest = 1 - sum(w for w, _ in comps)
+    if rest:
+        comps.append((rest, None))
     return RevealedMultiplicity(tuple(comps), f"bootstrap (multiplicity revealed), n={n}, k={k}")
+
+
+#: the realised pair's components of weight below 2^-REALISED_BITS are enclosed together, by
+#: the terms of the first and the last of them, rather than evaluated one by one
+REALISED_BITS = 64
 
 
 @dataclass(frozen=True)
@@ -217,13 +306,14 @@ class BootstrapSumPair(Pair):
             object.__setattr__(self, "_j", np.arange(len(self.weights), dtype=float))
         s2, t, j = float(self.sigma) ** 2, float(self.t), self._j
         mp, mq = j * t, j * (t - 1)
-        a = self._lw - (x - mp) ** 2 / (2 * s2)
-        b = self._lw - (x - mq) ** 2 / (2 * s2)
-        la, lb = np.logaddexp.reduce(a), np.logaddexp.reduce(b)
-        if not slope:
-            return float(la - lb)
-        ea, eb = np.exp(a - la), np.exp(b - lb)
-        return float(la - lb), float((ea @ mp - eb @ mq) / s2)
+        with np.errstate(over="ignore", invalid="ignore"):   # far out: inf or nan, handled by _root
+            a = self._lw - (x - mp) ** 2 / (2 * s2)
+            b = self._lw - (x - mq) ** 2 / (2 * s2)
+            la, lb = np.logaddexp.reduce(a), np.logaddexp.reduce(b)
+            if not slope:
+                return float(la - lb)
+            ea, eb = np.exp(a - la), np.exp(b - lb)
+            return float(la - lb), float((ea @ mp - eb @ mq) / s2)
 
     def _root(self, y: float) -> Fraction:
         """An approximate root of L(x) = y (Newton from the last root, bisection as fallback);
@@ -259,12 +349,33 @@ class BootstrapSumPair(Pair):
             x = last_x                       # keep the bins ordered (a float root may wobble)
         self._last[:] = [yf, x]
         s, t, xb = ball(self.sigma), ball(self.t), ball(x)
+        kept, rest, first, last = self._weight_balls()
         a, b = arb(0), arb(0)
-        for j, w in enumerate(self.weights):
-            wb = ball(w)
+        for j, wb in kept:
             a += wb * phi_bar((xb - j * t) / s)
             b += wb * phi_bar((xb - j * (t - 1)) / s)
+        if rest is not None:
+            # the components left out, j in [first, last] of total weight r: the P-term
+            # Phi-bar((x - j t)/sigma) grows with j and the Q-term Phi-bar((x + j (1 - t))/sigma)
+            # falls (0 <= t <= 1), so r times the terms at the ends enclose their sum
+            a += (rest * phi_bar((xb - first * t) / s)).union(rest * phi_bar((xb - last * t) / s))
+            b += (rest * phi_bar((xb + last * (1 - t)) / s)).union(
+                rest * phi_bar((xb + first * (1 - t)) / s))
         return a, b
+
+    def _weight_balls(self):
+        """``([(j, ball of w_j)], ball of the rest or None, first j left out, last j left
+        out)``: the weights of at least 2^-REALISED_BITS one by one, the others together
+        (their terms are enclosed by monotonicity in :meth:`tails`), made once per Arb
+        precision."""
+        cache = self.__dict__.setdefault("_balls", {})
+        if ctx.prec not in cache:
+            floor = Fraction(1, 2 ** REALISED_BITS)
+            kept = [(j, ball(w)) for j, w in enumerate(self.weights) if w >= floor]
+            out = [j for j, w in enumerate(self.weights) if w < floor]
+            rest = ball(sum(self.weights[j] for j in out)) if out else None
+            cache[ctx.prec] = (kept, rest, min(out, default=0), max(out, default=0))
+        return cache[ctx.prec]
 
     def loss_window(self, tail):
         s, t = float(self.sigma), float(self.t)

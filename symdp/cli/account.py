@@ -124,23 +124,12 @@ def read_phases(args):
 
 
 def _read_schedule(path, rate):
-    import os
-    import stat
+    from ..core.files import input_text, read_input
 
-    try:
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise InvalidParameterError(f"--schedule must be a regular file; got --schedule={path!r}")
-            data = fh.read(MAX_SCHEDULE_BYTES + 1)
-    except OSError as exc:
-        raise InvalidParameterError(f"--schedule: cannot read {path!r} ({exc.strerror})") from None
-    if len(data) > MAX_SCHEDULE_BYTES:
-        raise InvalidParameterError(f"--schedule: the file is larger than the limit of "
-                                    f"{MAX_SCHEDULE_BYTES} bytes; got {path!r}")
-    try:
-        text = data.decode("utf-8-sig")   # a byte-order mark (Excel's CSV) is not data
-    except UnicodeDecodeError:
-        raise InvalidParameterError(f"--schedule: {path!r} is not UTF-8 text") from None
+    # a regular file only (a FIFO is refused without blocking), size-capped before reading;
+    # a byte-order mark (Excel's CSV) is not data
+    text = input_text("--schedule", path, read_input("--schedule", path,
+                                                     max_bytes=MAX_SCHEDULE_BYTES))
     rows = []
     if text.lstrip().startswith("["):
         try:
@@ -297,7 +286,7 @@ def compare_rows(raw, uniform, quantity, given, lo, hi):
 def run(args) -> int:
     from ..accountant import certified_delta, certified_epsilon
 
-    if getattr(args, "event", None):
+    if getattr(args, "event", None) is not None:
         return run_event(args)
     raw, phases, uniform = read_phases(args)
     if args.delta is None and args.eps is None:
@@ -391,20 +380,17 @@ def add_event_argument(p):
 
 
 def read_event(path):
-    """The event of a JSON file (``-``: stdin); formulas are parsed by symdp.parsing."""
+    """The event of a JSON file (``-``: stdin), a regular file of at most
+    :data:`~symdp.events.serial.MAX_JSON_BYTES` bytes (:func:`symdp.core.files.read_input`);
+    formulas are parsed by symdp.parsing."""
+    from ..core.files import input_text, read_input
     from ..events import from_json_text
+    from ..events.serial import MAX_JSON_BYTES
     from ..parsing import parse_formula
 
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        raise InvalidParameterError(f"--event: cannot read {path!r} ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise InvalidParameterError(f"--event: {path!r} is not UTF-8 text") from None
+    data = read_input("--event", path, max_bytes=MAX_JSON_BYTES, stdin=sys.stdin.buffer
+                      if path == "-" and hasattr(sys.stdin, "buffer") else None)
+    text = input_text("--event", path, data)
 
     def formula(text):
         from ..core.symbols import alpha

@@ -89,7 +89,8 @@ def run(args) -> int:
         detail = (f"delta({fmt(E, 'down', 12)}) >= {fmt(info['delta_lo'], 'down')} > {fmt(D, 'down', 12)} "
                   f"is proved: the mechanism is not ({fmt(E, 'down', 12)}, {fmt(D, 'down', 12)})-DP")
     elif verdict == "HOLDS":
-        detail = (f"delta({fmt(E, 'down', 12)}) <= {fmt(info['delta_hi'], 'up')} <= {fmt(D, 'down', 12)} "
+        # delta is non-increasing: an upper bound at E holds at every eps >= E, so E prints up
+        detail = (f"delta({fmt(E, 'up', 12)}) <= {fmt(info['delta_hi'], 'up')} <= {fmt(D, 'up', 12)} "
                   f"is proved: the claim holds")
     else:
         detail = (f"{fmt(info['delta_lo'], 'down')} <= delta({fmt(E, 'down', 12)}) <= "

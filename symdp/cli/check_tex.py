@@ -11,11 +11,11 @@ docs/check-tex.md.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from ..core.errors import InvalidParameterError
-from ..core.files import atomic_write, output_file
+from ..core.files import atomic_write_all, input_text, not_an_input, output_file, read_input
 
 #: the largest .tex file read, in bytes
 MAX_BYTES = 2_000_000
@@ -49,23 +49,9 @@ def add_parser(subparsers):
 
 
 def _read_input(path: str) -> str:
-    source = Path(path)
-    if not source.is_file():
-        raise InvalidParameterError(f"FILE.tex must be an existing regular file; got {path!r}")
-    size = source.stat().st_size
-    if size > MAX_BYTES:
-        raise InvalidParameterError(f"FILE.tex has {size} bytes, more than the limit of "
-                                    f"{MAX_BYTES}; got {path!r}")
-    try:
-        return source.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InvalidParameterError(f"FILE.tex must be UTF-8 text; {path!r} is not "
-                                    f"(byte {error.start})") from None
-
-
-def _not_the_input(option: str, path: str, source: str) -> None:
-    if Path(path).resolve() == Path(source).resolve():
-        raise InvalidParameterError(f"{option} must not name the input file; got {path!r}")
+    """The text of FILE.tex: a regular file of at most :data:`MAX_BYTES` bytes, UTF-8 (a
+    byte-order mark is dropped), read by :func:`symdp.core.files.read_input`."""
+    return input_text("FILE.tex", path, read_input("FILE.tex", path, max_bytes=MAX_BYTES))
 
 
 def run(args) -> int:
@@ -79,24 +65,26 @@ def run(args) -> int:
     if args.points is not None and not 1 <= args.points <= 1000:
         raise ValueError(f"--points must be in [1, 1000]; got --points={args.points}")
     text = _read_input(args.file)
-    for option, value in (("--json", args.json), ("--annotate", args.annotate)):
-        if value is not None and value != "-":
-            _not_the_input(option, value, args.file)
-            output_file(option, value)  # before any work: a regular file or a new one
-    if args.json not in (None, "-") and args.annotate is not None and \
-            Path(args.json).resolve() == Path(args.annotate).resolve():
+    # outputs before any work: regular files (or new ones), never an input of this run --
+    # "--annotate -" is a file named "-" (only --json takes "-" for standard output)
+    files = [(option, value) for option, value in (("--json", args.json),
+                                                   ("--annotate", args.annotate))
+             if value is not None and not (option == "--json" and value == "-")]
+    for option, value in files:
+        not_an_input(option, value, [args.file])
+        output_file(option, value)
+    if len(files) == 2 and os.path.realpath(files[0][1]) == os.path.realpath(files[1][1]):
         raise InvalidParameterError("--json and --annotate must name different files")
     document = read_tex(text, args.file, assume=args.assume, integers=args.integer)
     dps = (max(15, args.dps // 2), args.dps)
     check = check_document(document, dps=dps, certify=args.certify, points=args.points)
-    if args.json is not None:
-        report = tex_json_report(check, dps=dps)
-        if args.json == "-":
-            sys.stdout.write(report + "\n")
-        else:
-            atomic_write("--json", args.json, report + "\n")
-    if args.annotate is not None:
-        atomic_write("--annotate", args.annotate, annotate(check))
-    if args.json != "-":
+    # every output is made before any is written, and the files are written all or none
+    report = tex_json_report(check, dps=dps) if args.json is not None else None
+    payloads = {"--json": None if report is None else report + "\n",
+                "--annotate": annotate(check) if args.annotate is not None else None}
+    atomic_write_all([(option, value, payloads[option]) for option, value in files])
+    if args.json == "-":
+        sys.stdout.write(report + "\n")
+    else:
         print(tex_text_report(check, verbose=args.verbose))
     return 0 if check.ok else 1

@@ -20,7 +20,7 @@ INTERNAL_ERROR = 3
 
 #: subcommand modules under symdp.cli, each with add_parser(subparsers) and run(args)
 COMMANDS = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account", "audit",
-            "compose", "calibrate", "check_tex")
+            "compose", "calibrate", "check_tex", "tradeoff")
 
 
 #: the longest run of characters without a space an error message echoes (a file name of 255

@@ -3,7 +3,8 @@
 KIND is one of
 
 * ``tradeoff``  -- f, and with ``--p``: f_p, f_p^{-1}, C_p(f) (and f_{eps',delta'} for
-  ``--family eps-delta``);
+  ``--family eps-delta``); with ``--event FILE``: the certified band of that event's
+  trade-off curve and G_mu (``symdp tradeoff``);
 * ``subsample`` -- Figure 6 (right) of Dong, Roth, Su 2022 for f_{eps,delta};
 * ``profile``   -- privacy profiles delta(eps) of G_mu (one curve per ``--mu``) or of
   f_{eps,delta}, with ``--p`` also of C_p(f);
@@ -75,6 +76,11 @@ def add_parser(subparsers):
     t.add_argument("--eps", default="1", help="eps of f_{eps,delta} (default 1)")
     t.add_argument("--delta", default="0", help="delta of f_{eps,delta} (default 0)")
     t.add_argument("--p", default=None, help="sampling ratio: add f_p, f_p^-1, C_p(f)")
+    t.add_argument("--event", default=None, metavar="FILE",
+                   help="instead: the certified band [beta_lo, beta_hi] of the event in FILE (JSON, "
+                        "docs/events.md) with G_mu for comparison (symdp tradeoff)")
+    t.add_argument("--points", default=None, metavar="N",
+                   help="with --event: the number of alpha (4 to 200; default 40)")
     common(t)
 
     s = kinds.add_parser("subsample", help="Figure 6 (right) of Dong, Roth, Su 2022")
@@ -118,6 +124,18 @@ def build(args):
     """The matplotlib Figure that ``args`` describe."""
     from .. import plotting
 
+    if args.kind == "tradeoff" and args.event is not None:
+        from ..accountant.curve import tradeoff_curve
+        from .account import read_event
+        from .arguments import integer_argument
+
+        points = integer_argument("--points", "40" if args.points is None else args.points)
+        if not 4 <= points <= 200:
+            raise InvalidParameterError(f"--points must be in [4, 200]; got --points={points}")
+        c = tradeoff_curve(read_event(args.event), plotting.band_alphas(points), main_only=True)
+        return plotting.certified_band_figure(c)
+    if args.kind == "tradeoff" and args.points is not None:
+        raise InvalidParameterError("--points is for --event (the certified band); give --event FILE")
     if args.kind == "tradeoff":
         return plotting.tradeoff_figure(_family(args, args.mu),
                                         None if args.p is None else _number("--p", args.p))

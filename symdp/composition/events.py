@@ -30,6 +30,7 @@ from ..core.errors import InvalidParameterError
 from ..events import (Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSampled, RandomizedResponse,
                       SampledWithReplacement, SampledWithoutReplacement, SelfComposed, TradeOffFunction)
 from ..events.backends import SYMPY
+from ..events.base import event_argument
 from ..subsampling import subsample
 from ..tradeoff import EpsDelta as EpsDeltaTradeOff
 from ..tradeoff import Gaussian as GaussianTradeOff
@@ -43,7 +44,22 @@ def _q(x) -> sp.Rational:
 
 
 def tradeoff_of(event: Event) -> TradeOff:
-    """The trade-off function of ``event`` as a symdp trade-off object (exact, unevaluated)."""
+    """The trade-off function of ``event`` as a symdp trade-off object (exact, unevaluated).
+
+    Identical events of a composition are one self-composition (``Composed([e] * 100)`` is
+    :math:`f^{\\otimes 100}`: the tensor product is commutative), and a sub-event that occurs
+    several times is converted once."""
+    return _tradeoff(event_argument("event", event), {})
+
+
+def _tradeoff(event: Event, memo: dict) -> TradeOff:
+    if id(event) not in memo:
+        memo[id(event)] = (event, _tradeoff_of(event, memo))   # the event kept: ids stay unique
+    return memo[id(event)][1]
+
+
+def _tradeoff_of(event: Event, memo: dict) -> TradeOff:
+    tradeoff_of = lambda e: _tradeoff(e, memo)   # noqa: E731 - the recursion, memoised
     if isinstance(event, Gaussian):
         return GaussianTradeOff(_q(event.mu))
     if isinstance(event, Laplace):
@@ -64,7 +80,12 @@ def tradeoff_of(event: Event) -> TradeOff:
     if isinstance(event, SelfComposed):
         return tensor_power(tradeoff_of(event.event), event.count)
     if isinstance(event, Composed):
-        return tensor(*[tradeoff_of(e) for e in event.events])
+        counts: dict = {}
+        for e in event.events:
+            counts[e] = counts.get(e, 0) + 1
+        factors = [tradeoff_of(e) if n == 1 else tensor_power(tradeoff_of(e), n)
+                   for e, n in counts.items()]
+        return factors[0] if len(factors) == 1 else tensor(*factors)
     if isinstance(event, SampledWithReplacement):
         raise InvalidParameterError("the bootstrap (SampledWithReplacement) has no trade-off object yet; "
                                     "symdp.account(event) gives its certified (eps, delta)")

@@ -17,6 +17,13 @@ through :func:`output_file` before any work and :func:`atomic_write` (or
 * an output never names an input of the same run (:func:`not_an_input`): the paths are
   compared resolved, through symbolic links and ``..``, and as the same file (a hard link),
   so ``symdp check proof.py --json proof.py`` is refused before any work.
+
+Every input file symdp reads on request (``check-tex FILE.tex``, ``account --event FILE``)
+goes through :func:`read_input`: a regular file only (a FIFO, a device such as
+``/dev/zero``, a directory or anything under ``/proc``, ``/sys`` or ``/dev`` is refused by
+name, without blocking and without reading), at most a stated number of bytes (checked on
+the file's size and again on what is read), and decoded by :func:`input_text` as UTF-8 (a
+byte-order mark is not text).
 """
 
 from __future__ import annotations
@@ -29,8 +36,12 @@ from pathlib import Path
 
 from .errors import InvalidParameterError
 
-__all__ = ["atomic_path", "atomic_write", "new_file_mode", "not_an_input", "output_directory",
-           "output_file"]
+__all__ = ["atomic_path", "atomic_write", "input_text", "new_file_mode", "not_an_input",
+           "output_directory", "output_file", "read_input", "KERNEL_DIRECTORIES"]
+
+#: directories of the kernel's interfaces and devices: nothing under them is read as an input
+#: file (``/proc/self/mem`` is a "regular file" of size 0 whose reading fails or never ends)
+KERNEL_DIRECTORIES = ("/proc", "/sys", "/dev")
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -169,6 +180,24 @@ def atomic_path(name: str, path, *, suffix: str = ""):
             os.unlink(tmp)
 
 
+def atomic_write_all(outputs) -> list[Path]:
+    """Write every ``(name, path, data)`` of ``outputs`` as :func:`atomic_write` does, all or
+    none: each goes to a temporary file first, and the targets are replaced only when every
+    temporary file is complete (a failure on the second output leaves the first untouched)."""
+    with contextlib.ExitStack() as stack:
+        temporaries = [(stack.enter_context(atomic_path(name, path)), name, path, data)
+                       for name, path, data in outputs]
+        for tmp, name, path, data in temporaries:
+            payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(payload)
+            except OSError as exc:
+                raise InvalidParameterError(f"{name}: cannot write {str(path)!r}: "
+                                            f"{exc.strerror or type(exc).__name__}") from None
+    return [output_file(name, path) for name, path, _ in outputs]
+
+
 def atomic_write(name: str, path, data) -> Path:
     """Write ``data`` (str as UTF-8, or bytes) to ``path`` as :func:`atomic_path` does;
     return the path written (the link's target for a symbolic link)."""
@@ -181,3 +210,60 @@ def atomic_write(name: str, path, data) -> Path:
             raise InvalidParameterError(f"{name}: cannot write {str(path)!r}: "
                                         f"{exc.strerror or type(exc).__name__}") from None
     return output_file(name, path)
+
+
+def read_input(name: str, path, *, max_bytes: int, stdin=None) -> bytes:
+    """The bytes of the input file ``path`` for option ``name`` (e.g. ``"--event"``), at most
+    ``max_bytes`` of them; ``"-"`` reads ``stdin`` (a binary stream) when one is given.
+
+    Refused with :class:`InvalidParameterError` naming ``name`` and the path, before anything
+    is read: a path under :data:`KERNEL_DIRECTORIES`, anything that is not a regular file
+    (a FIFO is opened without blocking, so a FIFO with no writer does not hang), a file
+    larger than ``max_bytes``, a path the system cannot open (a name too long, missing,
+    unreadable: the system's reason is said)."""
+    if path == "-" and stdin is not None:
+        data = stdin.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise InvalidParameterError(f"{name}: the standard input has more than the limit of "
+                                        f"{max_bytes} bytes")
+        return data
+    text = _text(name, path)
+    real = os.path.realpath(text)
+    for directory in KERNEL_DIRECTORIES:
+        if real == directory or real.startswith(directory + "/"):
+            raise InvalidParameterError(
+                f"{name} must be a regular file; {text!r} is under {directory}, an interface of "
+                f"the system, not a file symdp reads")
+    try:
+        fd = os.open(text, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise InvalidParameterError(f"{name}: cannot read {text!r} "
+                                    f"({exc.strerror or type(exc).__name__})") from None
+    mode = os.fstat(fd)
+    if not stat.S_ISREG(mode.st_mode) or mode.st_size > max_bytes:
+        os.close(fd)
+        if not stat.S_ISREG(mode.st_mode):
+            raise InvalidParameterError(f"{name} must be a regular file, not "
+                                        f"{_kind(mode.st_mode)}; got {name}={text!r}")
+        raise InvalidParameterError(f"{name}: {text!r} has {mode.st_size} bytes, more than "
+                                    f"the limit of {max_bytes}")
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(max_bytes + 1)
+        except OSError as exc:
+            raise InvalidParameterError(f"{name}: cannot read {text!r} "
+                                        f"({exc.strerror or type(exc).__name__})") from None
+    if len(data) > max_bytes:
+        raise InvalidParameterError(f"{name}: {text!r} has more than the limit of {max_bytes} "
+                                    f"bytes")
+    return data
+
+
+def input_text(name: str, path, data: bytes) -> str:
+    """``data`` (read from ``path`` by :func:`read_input`) as UTF-8 text, a leading byte-order
+    mark dropped; else :class:`InvalidParameterError` naming ``name`` and the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidParameterError(f"{name} must be UTF-8 text; {str(path)!r} is not "
+                                    f"(byte {exc.start})") from None

@@ -237,3 +237,33 @@ class PhiInv(sp.Function):
 def to_erfc(expr: sp.Basic) -> sp.Basic:
     """Rewrite Phi and PhiInv in terms of erfc / erfcinv (for simplification)."""
     return expr.replace(lambda e: isinstance(e, (Phi, PhiInv)), lambda e: e.rewrite(sp.erfc))
+
+
+def phi_normal_form(expr: sp.Basic) -> sp.Basic:
+    r"""Canonical :math:`\Phi` forms: :math:`\Phi^{-1}(1-u) \to -\Phi^{-1}(u)`,
+    :math:`1 - \Phi(u) \to \Phi(-u)` -- identities of the standard normal law (its density is
+    even), which hold wherever both sides are defined.  Part of the kernel's trusted
+    rewriting (:func:`symdp.proof.kernel.deciders.rewritings`); the trade-off layer's solver
+    (:mod:`symdp.tradeoff.solve`) uses it from here."""
+
+    def fix_phiinv(e):
+        a = e.args[0]
+        rest = 1 - a
+        if sp.Add.make_args(a)[0] == 1 or (a.is_Add and sp.S.One in a.args):
+            return -PhiInv(sp.expand(rest))
+        return e
+
+    expr = expr.replace(lambda e: isinstance(e, PhiInv), fix_phiinv)
+
+    def fix_add(e):
+        args = list(e.args)
+        if sp.S.One not in args:
+            return e
+        for i, t in enumerate(args):
+            if t.is_Mul and len(t.args) == 2 and t.args[0] == -1 and isinstance(t.args[1], Phi):
+                rest = args[:i] + args[i + 1:]
+                rest.remove(sp.S.One)
+                return sp.Add(Phi(-t.args[1].args[0]), *rest)
+        return e
+
+    return expr.replace(lambda e: e.is_Add, fix_add)

@@ -18,11 +18,12 @@ from the event:
 
 from .events import (Adjacency, Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSampled,
                      RandomizedResponse, SampledWithReplacement, SampledWithoutReplacement,
-                     SelfComposed, TradeOffFunction, adjacency_of, walk)
+                     SelfComposed, TradeOffFunction, adjacency_of, tree_of, walk, MAX_DEPTH,
+                     MAX_EVENTS)
 from .convert import from_dp_accounting
 from .serial import from_json, from_json_text, to_json
 
 __all__ = ["Adjacency", "Composed", "EpsDelta", "Event", "Gaussian", "Laplace", "PoissonSampled",
            "RandomizedResponse", "SampledWithReplacement", "SampledWithoutReplacement",
-           "SelfComposed", "TradeOffFunction", "adjacency_of", "walk", "from_json",
-           "from_json_text", "to_json", "from_dp_accounting"]
+           "SelfComposed", "TradeOffFunction", "adjacency_of", "tree_of", "walk", "from_json",
+           "from_json_text", "to_json", "from_dp_accounting", "MAX_DEPTH", "MAX_EVENTS"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.validation import nonnegative, probability
-from .base import Event, real, set_field
+from .base import Event, real, set_field, validated
 
 
 def check_eps(value, conditions=None, name: str = "eps"):
@@ -36,6 +36,7 @@ def check_delta(value, conditions=None, name: str = "delta"):
     return probability(name, value, conditions)
 
 
+@validated
 @dataclass(frozen=True)
 class EpsDelta(Event):
     r"""A mechanism known only to be (ε, δ)-DP: the guarantee :math:`f_{\varepsilon,\delta}`

@@ -24,13 +24,16 @@ decimal (0.01 is 1/100), a string as the decimal or fraction it spells.
 from __future__ import annotations
 
 import enum
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from .base import Event, count, event_argument, real, set_field
+from ..core.validation import shown
+from .base import Event, count, event_argument, real, set_field, validated
 from .eps_delta import EpsDelta
 from .gaussian import Gaussian
 from .laplace import Laplace
@@ -38,7 +41,8 @@ from .randomized_response import RandomizedResponse
 
 __all__ = ["Adjacency", "Event", "Gaussian", "Laplace", "RandomizedResponse", "EpsDelta",
            "TradeOffFunction", "PoissonSampled", "SampledWithoutReplacement", "SampledWithReplacement",
-           "SelfComposed", "Composed", "walk", "adjacency_of", "real", "count"]
+           "SelfComposed", "Composed", "walk", "adjacency_of", "tree_of", "real", "count",
+           "MAX_DEPTH", "MAX_EVENTS"]
 
 class Adjacency(enum.Enum):
     """Neighbouring datasets (dp_accounting's ``NeighboringRelation``)."""
@@ -47,6 +51,69 @@ class Adjacency(enum.Enum):
     REPLACE_ONE = "replace_one"
 
 
+#: the deepest event tree (an event inside another is one level deeper): real trees are a
+#: few levels deep; the limit keeps every reader and writer of a tree far from Python's
+#: recursion limit
+MAX_DEPTH = 64
+#: the most events in one tree, counted as written out (a sub-event that occurs twice counts
+#: twice; ``SelfComposed(e, n)`` is n runs of e in two events): every reading of a tree
+#: (equality, hashing, JSON, the accountant's flattening) is bounded by it
+MAX_EVENTS = 100_000
+
+
+def _own_adjacency(event) -> frozenset:
+    if isinstance(event, PoissonSampled):
+        return frozenset({Adjacency.ADD_OR_REMOVE_ONE})
+    if isinstance(event, (SampledWithoutReplacement, SampledWithReplacement)):
+        return frozenset({Adjacency.REPLACE_ONE})
+    return frozenset()
+
+
+def tree_of(event: Event) -> tuple[int, int, frozenset]:
+    """``(depth, events written out, adjacencies)`` of the tree of ``event``: cached on the
+    events built here (:func:`_settle`), else computed iteratively, each sub-event once."""
+    cached = event.__dict__.get("_tree")
+    if cached is not None:
+        return cached
+    memo: dict = {}
+    stack = [(event, False)]
+    while stack:
+        e, children_done = stack.pop()
+        if id(e) in memo:
+            continue
+        cached = e.__dict__.get("_tree")
+        kids = () if cached is not None else e.children()
+        if cached is None and kids and not children_done:
+            stack.append((e, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+            continue
+        if cached is None:
+            parts = [memo[id(k)] for k in kids]
+            cached = (1 + max((d for d, _, _ in parts), default=0),
+                      1 + sum(n for _, n, _ in parts),
+                      _own_adjacency(e).union(*(a for _, _, a in parts)))
+        memo[id(e)] = cached
+    return memo[id(event)]
+
+
+def _settle(event: Event) -> None:
+    """Cache :func:`tree_of` on a new event with sub-events, refusing a tree over
+    :data:`MAX_DEPTH` or :data:`MAX_EVENTS` (before any analysis reads it)."""
+    parts = [tree_of(child) for child in event.children()]
+    depth = 1 + max((d for d, _, _ in parts), default=0)
+    size = 1 + sum(n for _, n, _ in parts)
+    if depth > MAX_DEPTH:
+        raise InvalidParameterError(f"events may be nested at most {MAX_DEPTH} deep (the limit); "
+                                    f"got a tree {depth} deep")
+    if size > MAX_EVENTS:
+        raise InvalidParameterError(
+            f"an event tree may hold at most {MAX_EVENTS} events written out (the limit: a "
+            f"sub-event that occurs n times counts n times; SelfComposed(event, n) is n runs in "
+            f"two events); got {size}")
+    set_field(event, "_tree", (depth, size, _own_adjacency(event).union(*(a for _, _, a in parts))))
+
+
+@validated
 @dataclass(frozen=True)
 class TradeOffFunction(Event):
     r"""A mechanism given by its trade-off function, a SymPy expression in
@@ -72,6 +139,7 @@ class TradeOffFunction(Event):
 
 # ----------------------------------------------------------------------------- sampling
 
+@validated
 @dataclass(frozen=True)
 class PoissonSampled(Event):
     """Each record enters the batch independently with probability q (add/remove one)."""
@@ -83,11 +151,13 @@ class PoissonSampled(Event):
     def __post_init__(self):
         event_argument("event", self.event)
         set_field(self, "q", real("q", self.q, 0, 1, lower_open=True))
+        _settle(self)
 
     def children(self):
         return (self.event,)
 
 
+@validated
 @dataclass(frozen=True)
 class SampledWithoutReplacement(Event):
     """A uniformly random m-subset of the n records (replace one); or, given ``p`` alone,
@@ -105,6 +175,7 @@ class SampledWithoutReplacement(Event):
             if self.p is None:
                 raise InvalidParameterError("SampledWithoutReplacement needs n and m, or p; got neither")
             set_field(self, "p", real("p", self.p, 0, 1, lower_open=True))
+            _settle(self)
             return
         if self.n is None or self.m is None:
             raise InvalidParameterError(f"SampledWithoutReplacement needs both n and m; got n={self.n!r}, m={self.m!r}")
@@ -117,11 +188,13 @@ class SampledWithoutReplacement(Event):
         if self.p is not None and real("p", self.p, 0, 1) != ratio:
             raise InvalidParameterError(f"p must equal m/n = {ratio} when n and m are given; got p={self.p}")
         set_field(self, "p", ratio)
+        _settle(self)
 
     def children(self):
         return (self.event,)
 
 
+@validated
 @dataclass(frozen=True)
 class SampledWithReplacement(Event):
     r"""The bootstrap: k draws with replacement from the n records (replace one).  A record
@@ -136,6 +209,7 @@ class SampledWithReplacement(Event):
         event_argument("event", self.event)
         set_field(self, "n", count("n", self.n, 2))
         set_field(self, "k", count("k", self.k))
+        _settle(self)
 
     def children(self):
         return (self.event,)
@@ -150,6 +224,7 @@ class SampledWithReplacement(Event):
 
 # ----------------------------------------------------------------------------- composition
 
+@validated
 @dataclass(frozen=True)
 class SelfComposed(Event):
     """``count`` independent runs of ``event`` on the same dataset."""
@@ -161,11 +236,13 @@ class SelfComposed(Event):
     def __post_init__(self):
         event_argument("event", self.event)
         set_field(self, "count", count("count", self.count))
+        _settle(self)
 
     def children(self):
         return (self.event,)
 
 
+@validated
 @dataclass(frozen=True)
 class Composed(Event):
     """The events run one after another (independently) on the same dataset."""
@@ -174,12 +251,21 @@ class Composed(Event):
     kind = "composed"
 
     def __post_init__(self):
-        events = tuple(self.events) if not isinstance(self.events, Event) else None
+        given = self.events
+        if isinstance(given, (str, bytes, dict, Event)) or not isinstance(given, Iterable):
+            raise InvalidParameterError(f"events must be a non-empty sequence of events; got "
+                                        f"events={shown(given)}")
+        events = tuple(itertools.islice(given, MAX_EVENTS + 1))   # an endless iterator stops here
         if not events:
-            raise InvalidParameterError(f"events must be a non-empty sequence of events; got events={self.events!r}")
+            raise InvalidParameterError(f"events must be a non-empty sequence of events; got "
+                                        f"events={shown(given)}")
+        if len(events) > MAX_EVENTS:
+            raise InvalidParameterError(f"events may hold at most {MAX_EVENTS} events (the limit; "
+                                        f"SelfComposed(event, n) is n runs of one event); got more")
         for i, e in enumerate(events):
             event_argument(f"events[{i}]", e)
         set_field(self, "events", events)
+        _settle(self)
         adjacency_of(self)      # refuses a mixture of adjacencies
 
     def children(self):
@@ -187,21 +273,19 @@ class Composed(Event):
 
 
 def walk(event: Event):
-    """The event and all its sub-events, depth first."""
-    yield event
-    for child in event.children():
-        yield from walk(child)
+    """The event and all its sub-events, depth first (iteratively: no recursion limit; a
+    sub-event that occurs twice is visited twice, at most :data:`MAX_EVENTS` in all)."""
+    stack = [event]
+    while stack:
+        e = stack.pop()
+        yield e
+        stack.extend(reversed(e.children()))
 
 
 def adjacency_of(event: Event) -> Adjacency | None:
     """The adjacency the event's sampling fixes (None: no sampling event, either holds)."""
-    found = set()
-    for e in walk(event):
-        if isinstance(e, PoissonSampled):
-            found.add(Adjacency.ADD_OR_REMOVE_ONE)
-        elif isinstance(e, (SampledWithoutReplacement, SampledWithReplacement)):
-            found.add(Adjacency.REPLACE_ONE)
+    found = tree_of(event_argument("event", event))[2]
     if len(found) > 1:
         raise InvalidParameterError("a composition must use one adjacency; got both add/remove-one "
                                     "(Poisson sampling) and replace-one (sampling from n records)")
-    return found.pop() if found else None
+    return next(iter(found)) if found else None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.validation import nonnegative
-from .base import Event, real, set_field
+from .base import Event, real, set_field, validated
 
 # ----------------------------------------------------------------------------- parameters
 
@@ -34,6 +34,7 @@ def check_mu(value, conditions=None):
     return nonnegative("mu", value, conditions)
 
 
+@validated
 @dataclass(frozen=True)
 class Gaussian(Event):
     r"""The Gaussian mechanism, sensitivity 1, noise :math:`N(0, \sigma^2)`: the pair

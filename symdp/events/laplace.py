@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.validation import nonnegative
-from .base import Event, real, set_field
+from .base import Event, real, set_field, validated
 
 
 def check_mu(value, conditions=None):
@@ -33,6 +33,7 @@ def check_mu(value, conditions=None):
     return nonnegative("mu", value, conditions)
 
 
+@validated
 @dataclass(frozen=True)
 class Laplace(Event):
     r"""The Laplace mechanism, sensitivity 1, noise :math:`\mathrm{Lap}(0, b)`: the pair

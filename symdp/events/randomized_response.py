@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
-from .base import Event, count, real, set_field
+from .base import Event, count, real, set_field, validated
 
 
+@validated
 @dataclass(frozen=True)
 class RandomizedResponse(Event):
     r"""k-ary randomized response (dp_accounting's ``RandomizedResponseDpEvent``): the true

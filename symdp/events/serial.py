@@ -13,8 +13,10 @@ import json
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
-from .events import (Composed, EpsDelta, Event, Gaussian, Laplace, PoissonSampled, RandomizedResponse,
-                     SampledWithReplacement, SampledWithoutReplacement, SelfComposed, TradeOffFunction)
+from ..core.validation import shown
+from .events import (MAX_DEPTH, MAX_EVENTS, Composed, EpsDelta, Event, Gaussian, Laplace,
+                     PoissonSampled, RandomizedResponse, SampledWithReplacement,
+                     SampledWithoutReplacement, SelfComposed, TradeOffFunction)
 
 #: kind -> (class, required keys, optional keys, sub-event keys)
 KINDS = {
@@ -30,58 +32,128 @@ KINDS = {
     "composed": (Composed, ("events",), (), ()),
 }
 
-MAX_DEPTH = 64
+#: the largest event file read (``symdp account --event``): an event tree is a few lines
+MAX_JSON_BYTES = 1 << 20
 
 
 def from_json_text(text: str, parse_formula=None) -> Event:
     """An event from JSON text; malformed JSON is an :class:`InvalidParameterError` with its line."""
+    if not isinstance(text, str):
+        raise InvalidParameterError(f"text must be JSON text (a str); got text={shown(text)}")
+    if len(text) > MAX_JSON_BYTES:
+        raise InvalidParameterError(f"the JSON text has {len(text)} characters, more than the "
+                                    f"limit of {MAX_JSON_BYTES}")
     try:
         data = json.loads(text, parse_float=str, parse_int=str)
     except json.JSONDecodeError as exc:
         raise InvalidParameterError(f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
-        raise InvalidParameterError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)") from None
+        raise InvalidParameterError(f"JSON nested too deeply (events may be nested at most "
+                                    f"{MAX_DEPTH} deep)") from None
     return from_json(data, parse_formula)
 
 
-def from_json(data, parse_formula=None, where: str = "event", depth: int = 0) -> Event:
-    """An event from decoded JSON; errors name the place in the tree (``event.event.q``)."""
-    if depth > MAX_DEPTH:
-        raise InvalidParameterError(f"{where}: events nested more than {MAX_DEPTH} deep")
-    if not isinstance(data, dict):
-        raise InvalidParameterError(f"{where} must be an object with a \"kind\"; got {type(data).__name__}")
-    kind = data.get("kind")
-    if kind not in KINDS:
-        raise InvalidParameterError(f"{where}.kind must be one of {', '.join(sorted(KINDS))}; got kind={kind!r}")
+def from_json(data, parse_formula=None, where: str = "event") -> Event:
+    """An event from decoded JSON; errors name the place in the tree (``event.event.q``).
+
+    The tree is read iteratively (no recursion): first every object is checked -- an object
+    with a ``"kind"`` that is one of :data:`KINDS`, its keys, at most :data:`MAX_DEPTH`
+    levels and :data:`MAX_EVENTS` events in all -- then the events are built, sub-events
+    first."""
+    nodes = []            # (data, where, kind, {key: node index or [indices]})
+    stack = [(data, where, 1, None, None)]    # (data, where, depth, parent index, key)
+    while stack:
+        value, place, depth, parent, key = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InvalidParameterError(f"events may be nested at most {MAX_DEPTH} deep (the "
+                                        f"limit); got a deeper tree")
+        if len(nodes) >= MAX_EVENTS:
+            raise InvalidParameterError(f"an event tree may hold at most {MAX_EVENTS} events "
+                                        f"(the limit; self_composed with a count is n runs of one "
+                                        f"event)")
+        kind, subs = _check_object(value, place)
+        index = len(nodes)
+        nodes.append((value, place, kind, {}))
+        if parent is not None:
+            slot = nodes[parent][3]
+            if isinstance(key, tuple):
+                slot.setdefault(key[0], {})[key[1]] = index
+            else:
+                slot[key] = index
+        for sub in subs:
+            stack.append((value[sub], f"{place}.{sub}", depth + 1, index, sub))
+        if kind == "composed":
+            events = value["events"]
+            if not isinstance(events, list) or not events:
+                raise InvalidParameterError(f"{place}.events must be a non-empty list of events")
+            if len(events) > MAX_EVENTS:
+                raise InvalidParameterError(f"{place}.events may hold at most {MAX_EVENTS} events "
+                                            f"(the limit); got {len(events)}")
+            for i in reversed(range(len(events))):
+                stack.append((events[i], f"{place}.events[{i}]", depth + 1, index, ("events", i)))
+    built = [None] * len(nodes)
+    for index in reversed(range(len(nodes))):   # sub-events have larger indices
+        value, place, kind, children = nodes[index]
+        built[index] = _build(value, place, kind, children, built, parse_formula)
+    return built[0]
+
+
+def _check_object(value, where: str):
+    """``(kind, sub-event keys)`` of one JSON object, its kind and keys checked."""
+    if not isinstance(value, dict):
+        raise InvalidParameterError(f"{where} must be an object with a \"kind\"; got "
+                                    f"{_json_kind(value)}")
+    kind = value.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InvalidParameterError(f"{where}.kind must be one of {', '.join(sorted(KINDS))}; "
+                                    f"got kind={shown(kind)}")
     cls, required, optional, subs = KINDS[kind]
-    keys = set(data) - {"kind"}
+    keys = set(value) - {"kind"}
     missing = [k for k in required if k not in keys]
     if missing:
         raise InvalidParameterError(f"{where} ({kind}) needs the key(s) {', '.join(missing)}")
     unknown = sorted(keys - set(required) - set(optional))
     if unknown:
-        raise InvalidParameterError(f"{where} ({kind}) has unknown key(s) {', '.join(unknown)}; "
-                                    f"it takes {', '.join(required + optional)}")
+        names = ", ".join(unknown)
+        raise InvalidParameterError(f"{where} ({kind}) has unknown key(s) "
+                                    f"{names if len(names) <= 80 else shown(names)}; it takes "
+                                    f"{', '.join(required + optional)}")
+    return kind, [k for k in subs if k in keys]
+
+
+def _json_kind(value) -> str:
+    """What a JSON value is, in JSON's words (``null``, an array, ...)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    for types, name in ((list, "an array"), (str, "a string"), ((int, float), "a number")):
+        if isinstance(value, types):
+            return f"{name} ({shown(value)})" if not isinstance(value, list) else name
+    return shown(value)
+
+
+def _build(value, where, kind, children, built, parse_formula) -> Event:
+    """The event of one checked JSON object whose sub-events are built."""
+    cls, required, optional, subs = KINDS[kind]
     args = {}
-    for key in keys:
-        value = data[key]
+    for key in set(value) - {"kind"}:
+        item = value[key]
         if key in subs:
-            args[key] = from_json(value, parse_formula, f"{where}.{key}", depth + 1)
+            args[key] = built[children[key]]
         elif key == "events":
-            if not isinstance(value, list) or not value:
-                raise InvalidParameterError(f"{where}.events must be a non-empty list of events")
-            args[key] = tuple(from_json(v, parse_formula, f"{where}.events[{i}]", depth + 1)
-                              for i, v in enumerate(value))
+            args[key] = tuple(built[children["events"][i]] for i in range(len(item)))
         elif key == "formula":
-            if not isinstance(value, str):
-                raise InvalidParameterError(f"{where}.formula must be text; got {value!r}")
+            if not isinstance(item, str):
+                raise InvalidParameterError(f"{where}.formula must be text; got {shown(item)}")
             if parse_formula is None:
                 raise InvalidParameterError(f"{where}: a formula needs a parser (symdp.parsing); none given")
-            return TradeOffFunction(parse_formula(value), value)
+            try:
+                return TradeOffFunction(parse_formula(item), item)
+            except InvalidParameterError as exc:
+                raise InvalidParameterError(f"{where}.formula: {exc}") from None
         else:
-            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-                raise InvalidParameterError(f"{where}.{key} must be a number; got {key}={value!r}")
-            args[key] = value
+            if isinstance(item, bool) or not isinstance(item, (str, int, float)):
+                raise InvalidParameterError(f"{where}.{key} must be a number; got {key}={shown(item)}")
+            args[key] = item
     try:
         return cls(**args)
     except InvalidParameterError as exc:

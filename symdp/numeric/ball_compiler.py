@@ -24,7 +24,8 @@ arithmetic; Johansson, Arb, IEEE Trans. Computers 66(8), 2017).  Supported:
 * any node with an ``_arb_compile_(compiler)`` method: the node compiles itself with
   the :class:`BallCompiler` it is given (a trade-off value ``f(x)`` through its closed
   form; an implicit inverse through :meth:`BallCompiler.decreasing_inverse`, certified
-  root isolation by :mod:`symdp.numeric.ball_inverse`).  The evaluator knows no
+  root isolation by :mod:`symdp.numeric.ball_inverse`; a convex conjugate from its
+  definition, the supremum, through :meth:`BallCompiler.conjugate`).  The evaluator knows no
   trade-off objects: the objects know the evaluator (a layer above calls down).
 
 Anything else raises :class:`UnsupportedExpression` naming the node -- never a
@@ -43,7 +44,7 @@ from sympy.codegen.cfunctions import log1p as sp_log1p
 
 from ..core.errors import SymdpError
 from ..core.special import Phi, PhiInv
-from .ball_inverse import isolate_decreasing_root
+from .ball_inverse import enclose_conjugate, isolate_decreasing_root
 from .ball_ops import (all_of, any_of, ball_abs, ball_prod, ball_sqrt, ball_sum, compare,
                       falling_over_factorial, fold, int_power, monotone_image, mul, negation, phi,
                       phi_inv, real_power, reciprocal)
@@ -281,6 +282,33 @@ class BallCompiler:
                 return arb.nan()
             base = {k: v for k, v in env.items() if k is not MEMO}
             return isolate_decreasing_root(lambda s: g({**base, t: s, MEMO: {}}), a)
+
+        return evaluate
+
+    def conjugate(self, node, function_of, level) -> BallFn:
+        r"""Ball function of :math:`f^*(y) = \sup_{0 \le x \le 1}(x y - f(x))` from the
+        definition (:func:`~symdp.numeric.ball_inverse.enclose_conjugate`, branch and bound
+        over [0, 1]), never a closed form of the conjugate: ``function_of(t)`` is f's
+        expression in a symbol t, ``level`` the expression of y."""
+        t = sp.Dummy("t", real=True)
+        inner = BallCompiler(set(self.symbols) | {t})
+        try:
+            g = inner(function_of(t))
+        except UnsupportedExpression:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a function without a closed form in t
+            raise UnsupportedExpression(node, f"no closed form of the function: {type(exc).__name__}")
+        try:   # f' for the centred form (a derivative SymPy or the compiler lacks: without)
+            dg = inner(sp.diff(function_of(t), t))
+        except Exception:  # noqa: BLE001 - the plain interval bound alone is still valid
+            dg = None
+        y_fn = self(level)
+
+        def evaluate(env):
+            base = {k: v for k, v in env.items() if k is not MEMO}
+            slope = (lambda s: dg({**base, t: s, MEMO: {}})) if dg is not None else None
+            return enclose_conjugate(lambda s: g({**base, t: s, MEMO: {}}), y_fn(env),
+                                     dg=slope)
 
         return evaluate
 

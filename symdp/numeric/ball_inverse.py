@@ -1,4 +1,5 @@
-r"""Certified root isolation for implicit inverses :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}`.
+r"""Certified root isolation for implicit inverses :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}`,
+and certified enclosures of convex conjugates from their definition (:func:`enclose_conjugate`).
 
 A trade-off function f is non-increasing (Dong, Roth, Su 2022, arXiv
 1905.02383v3, Prop. 2.2), so for every t
@@ -110,3 +111,82 @@ def _bracket_by_regula_falsi(g, a, prec: int, iterations: int = 80):
 
 def _mid(x):
     return x.mid()
+
+
+def enclose_conjugate(g, y, boxes: int = 600, dg=None):
+    r"""A ball containing :math:`f^*(y) = \sup_{x \in [0,1]} (x y - f(x))` (the definition of
+    the convex conjugate, Dong, Roth, Su 2022, Sec. 2.4) for the ball ``y``, by branch and
+    bound over [0, 1]: ``g`` maps a ball x to a ball containing f on it.
+
+    Lower bound: the objective at points (0, 1 and every midpoint), as balls.  Upper bound:
+    the objective's ball on each remaining sub-interval; a sub-interval ``[a, b]`` where f's
+    ball is not finite (Phi^-1 at 0 or 1) is bounded with what every trade-off function
+    satisfies (Prop. 2.2): f is non-increasing and non-negative, so there
+    :math:`x y - f(x) \le \max(a y, b y) - \max(0, f(b))`.  The interval with the largest
+    upper bound is split first; after ``boxes`` splits, or once the bounds meet at the
+    working precision, the ball ``[lower, max upper]`` is returned (NaN when an upper bound
+    stays infinite).  With ``dg`` (a ball function of f'), an upper bound is also taken in
+    the centred form :math:`\phi(m) + \phi'([a, b])\,[-(b-a)/2, (b-a)/2]` (the mean value
+    theorem), whose excess shrinks with the square of the width near the maximiser.  No closed
+    form of the conjugate is used."""
+    from fractions import Fraction
+
+    from flint import ctx
+
+    from .balls import interval, point_ball
+
+    if not y.is_finite():
+        return arb.nan()
+
+    def objective_on(a: Fraction, b: Fraction):
+        x = interval(a, b) if a != b else point_ball(a)
+        value = x * y - g(x)
+        if value.is_finite() and dg is not None and a != b:
+            m = (a + b) / 2
+            slope = y - dg(x)
+            centred = (point_ball(m) * y - g(point_ball(m))) + \
+                slope * interval(-(b - a) / 2, (b - a) / 2)
+            if centred.is_finite() and centred.upper() < value.upper():
+                return centred
+        if value.is_finite():
+            return value
+        fb = g(point_ball(b))
+        floor = fb.lower() if fb.is_finite() and fb.lower() > 0 else arb(0)
+        return hull(point_ball(a) * y, point_ball(b) * y) - floor   # its upper end bounds
+
+    lower = None
+    for x in (Fraction(0), Fraction(1), Fraction(1, 2)):
+        value = point_ball(x) * y - g(point_ball(x))
+        if value.is_finite() and (lower is None or value.lower() > lower):
+            lower = value.lower()
+    live = [(Fraction(0), Fraction(1), objective_on(Fraction(0), Fraction(1)))]
+    tolerance = arb(2) ** (-(ctx.prec - 8))
+    def key(item):   # the exact upper end point (a float would tie boxes 1e-17 apart)
+        top = item[2]
+        if not top.is_finite():
+            return Fraction(10) ** 400
+        man, exp = top.upper().man_exp()
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+    for _ in range(boxes):
+        live.sort(key=key)
+        a, b, top = live[-1]
+        if lower is not None and top.is_finite() and \
+                top.upper() - lower <= tolerance * (1 + abs(lower)):
+            break
+        live.pop()
+        mid = (a + b) / 2
+        value = point_ball(mid) * y - g(point_ball(mid))
+        if value.is_finite() and (lower is None or value.lower() > lower):
+            lower = value.lower()
+        for lo, hi in ((a, mid), (mid, b)):
+            bound = objective_on(lo, hi)
+            if lower is None or not bound.is_finite() or not (bound.upper() < lower):
+                live.append((lo, hi, bound))
+    if lower is None or not all(top.is_finite() for *_, top in live):
+        return arb.nan()
+    upper = live[0][2].upper()
+    for *_, top in live[1:]:   # exact end points: the comparisons are decided
+        if top.upper() > upper:
+            upper = top.upper()
+    return hull(lower, upper)

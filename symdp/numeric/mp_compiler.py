@@ -24,7 +24,7 @@ import sympy as sp
 from sympy.logic.boolalg import Boolean
 
 from ..core.special import mp_phi, mp_phi_inv
-from .roots import decreasing_inverse
+from .roots import decreasing_inverse, golden_max
 
 __all__ = ["MPMATH_NAMESPACE", "COMPILER", "MpCompiler", "mp_callable", "to_mpf"]
 
@@ -74,6 +74,24 @@ class MpCompiler:
             with mpmath.extradps(10):
                 t = decreasing_inverse(compiled(), a)
             return +t
+        return value
+
+
+    @staticmethod
+    def conjugate(make_function):
+        r"""``y -> sup_{0 <= x <= 1} (x y - f(x))`` for the convex ``f = make_function()``
+        (compiled on first use): golden-section search on the concave objective
+        (:func:`symdp.numeric.roots.golden_max`) at 10 guard digits, rounded to the caller's
+        precision -- the definition of the convex conjugate, not a closed form."""
+        @functools.lru_cache(maxsize=1)
+        def compiled():
+            return make_function()
+
+        def value(y):
+            f = compiled()
+            with mpmath.extradps(10):
+                top = golden_max(lambda x: x * y - f(x), 0, 1)
+            return +top
         return value
 
 

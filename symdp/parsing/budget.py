@@ -268,6 +268,8 @@ class _Builder:
         # product of k sums (binomial(log(3) + pi, 17) takes minutes); keep it as it is
         evaluate = not (name == "binomial" and exprs[1].is_Integer and exprs[0].is_number
                         and not exprs[0].is_Rational)
+        # as written: Phi(PhiInv(x)) is not x yet (the kernel checks PhiInv's argument)
+        evaluate = evaluate and self.evaluate
         try:
             expr = _SYMPY_FUNCTIONS[name](*exprs, evaluate=evaluate)
         except ValueError as error:  # Min/Max of numbers that cannot be ordered, e.g. I

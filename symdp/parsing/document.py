@@ -53,16 +53,26 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 
 from ..core.errors import InvalidParameterError, ParseError
+from ..core.validation import shown
 from ..core.special import Phi, PhiInv  # noqa: F401  (the grammar builds them; named in docs)
 from . import MAX_LENGTH, parse_formula, parse_relation
 
 __all__ = ["TexDocument", "Display", "Row", "TexStep", "TexProblem", "TexNote", "Hypotheses",
-           "read_tex", "read_directive", "MAX_EXPANSIONS", "MAX_DOCUMENT_CHARS", "RELATION_WORDS"]
+           "read_tex", "read_directive", "normalise_text", "MAX_EXPANSIONS", "MAX_DOCUMENT_CHARS",
+           "MAX_ROWS", "MAX_EXPONENT", "RELATION_WORDS"]
 
 #: Most macro expansions in one row (a macro that expands to itself stops here).
 MAX_EXPANSIONS = 200
 #: Longest document read, in characters.
 MAX_DOCUMENT_CHARS = 2_000_000
+#: Most display rows of a document (rows are read, then checked, one by one: a row takes
+#: about 0.1 to 1 s to check, so 2000 rows is already half an hour; a paper has hundreds).
+MAX_ROWS = 2000
+#: Largest size of a number in the exponent of a power of a symbol (``x^{10000}``): the checks
+#: evaluate the power exactly at sample points, with that many times the digits of the point.
+MAX_EXPONENT = 10_000
+#: Most ``assume``/``integers`` items given to :func:`read_tex`.
+MAX_OPTIONS = 100
 
 #: Top-level display environments (``aligned``/``split`` live inside them).
 ENVIRONMENTS = ("align", "align*", "gather", "gather*", "equation", "equation*", "eqnarray",
@@ -447,6 +457,37 @@ def _split_top(text: str, separators: str) -> list[tuple[int, str]]:
     return pieces
 
 
+#: the verbs of a directive, in any case and with their usual inflections
+_VERBS = {**dict.fromkeys(("assume", "assumes", "assuming"), "assume"),
+          **dict.fromkeys(("integer", "integers"), "integer"),
+          **dict.fromkeys(("let", "lets"), "let"),
+          **dict.fromkeys(("expect", "expects", "expected"), "expect"),
+          **dict.fromkeys(("skip", "skipped"), "skip")}
+_RELATION_START = re.compile(r"(<|>|=|≤|≥|\\(le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq)"
+                             r"(?![A-Za-z]))")
+
+
+def _refuse_unknown_word(relation: str) -> None:
+    """A hypothesis that starts with an English word (``suppose p >= 0``, ``where p <= 1``,
+    ``given ...``) is refused naming the word: the grammar would read it as a product of
+    one-letter symbols (s u p p o s e p >= 0), a constraint on symbols no step uses, and the
+    hypothesis would be lost without a word.  A name the grammar knows (``eps``, ``delta``)
+    followed by another factor is a product and is kept."""
+    match = re.match(r"([A-Za-z]{3,}) +(\S.*)", relation)
+    if match is None or _RELATION_START.match(match.group(2)):
+        return
+    word = match.group(1)
+    try:
+        read = parse_formula(word, latex=True)
+    except ParseError:
+        return   # a function name (log, exp): the grammar reads "log x"
+    if not isinstance(read, sp.Symbol):
+        raise ParseError(f"'{word}' is not a word of a symdp comment (the items are assume, "
+                         f"integer, let, expect, skip or a relation); write 'assume "
+                         f"{match.group(2)}' -- a product of the letters of '{word}' needs "
+                         "spaces between them")
+
+
 def read_directive(text: str, hypotheses: Hypotheses | None = None, macros: dict | None = None):
     """The items of one ``symdp:`` comment: ``(hypotheses, expect, skip)``.
 
@@ -454,6 +495,7 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None, macros: dict
     Raises ``ParseError`` naming the item that cannot be read.
     """
     base = hypotheses or Hypotheses()
+    text = " ".join(text.split())   # a tab or a no-break space separates like a space
     text = expand_macros(text, macros or {})  # the document's macros read here too
     relations, integers, lets = [], [], []
     expect, skip = None, False
@@ -462,9 +504,10 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None, macros: dict
         if not item:
             continue
         word, _, rest = item.partition(" ")
-        if word in ("assume", "assuming"):
+        word = _VERBS.get(word.lower(), word)   # "Assume", "assumes", "INTEGERS": the verb
+        if word == "assume":
             items = rest
-        elif word in ("integer", "integers"):
+        elif word == "integer":
             for _, name in _split_top(rest, ","):
                 symbol = parse_formula(starred(name.strip()), latex=True)
                 if not isinstance(symbol, sp.Symbol):
@@ -507,10 +550,11 @@ def read_directive(text: str, hypotheses: Hypotheses | None = None, macros: dict
             items = item
         known = (base + Hypotheses(lets=tuple(lets))).symbols()
         for _, relation in _split_top(items, ","):
+            _refuse_unknown_word(relation.strip())
             if relation.strip():
                 relations.append((relation.strip(),
-                                  parse_relation(starred(relation.strip()), latex=True,
-                                                 symbols=known)))
+                                  _bounded(parse_relation(starred(relation.strip()), latex=True,
+                                                          symbols=known))))
     return Hypotheses(tuple(relations), tuple(integers), tuple(lets)), expect, skip
 
 
@@ -719,14 +763,125 @@ def _displays(blanked: str) -> list[tuple[str, int, int, int, int]]:
         i = close.end()
 
 
-def _directives(text: str, comments) -> list[tuple[int, str, bool]]:
-    """(offset, directive text, file-wide) of every ``% symdp:`` / ``% symdp file:`` comment."""
+def _directives(text: str, comments) -> list[tuple[int, "str | _NearMiss", bool]]:
+    """(offset, directive text, file-wide) of every ``% symdp:`` / ``% symdp file:`` comment,
+    read leniently (``symdp`` in any case, any spacing, a tab or a no-break space anywhere,
+    no colon before a known verb: ``% Symdp assume ...``).  A comment that starts like a
+    directive but is not one (``% symdp`` without a colon or a verb, ``% sympd:``) is a
+    :class:`_NearMiss` in the list: an error at its line, never dropped in silence."""
     out = []
     for start, end in comments:
-        match = re.match(r"%+\s*symdp(\s+file)?\s*:(.*)", text[start:end])
-        if match:
-            out.append((start, match.group(2).strip(), bool(match.group(1))))
+        comment = re.sub(r"\s", " ", text[start:end])   # tabs, no-break spaces: spaces
+        match = re.match(r"%+ *([A-Za-z]+)(.*)", comment)
+        if match is None:
+            continue
+        word, rest = _split_keyword(match.group(1), match.group(2))
+        directive = re.match(r" *(file\b)? *:(.*)", rest, re.IGNORECASE)
+        verb = re.match(r" *(file\b)? *([A-Za-z]+)\b(.*)", rest, re.IGNORECASE)
+        verb = verb if verb and verb.group(2).lower() in _VERBS else None
+        if word.lower() == "symdp":
+            if directive:
+                out.append((start, directive.group(2).strip(), bool(directive.group(1))))
+            elif verb:
+                out.append((start, (verb.group(2) + verb.group(3)).strip(), bool(verb.group(1))))
+            else:
+                out.append((start, _NearMiss(
+                    f"a comment that starts with '{word}' is read as a symdp directive and "
+                    f"needs a colon: '% symdp: assume ...'; got '{_shorten(comment)}'"), False))
+        elif _one_edit(word.lower(), "symdp"):
+            out.append((start, _NearMiss(f"'{word}' is not 'symdp' (a misspelt directive?); "
+                                         f"got '{_shorten(comment)}'"), False))
     return out
+
+
+def _split_keyword(word: str, rest: str) -> tuple[str, str]:
+    """``symdpassume`` is ``symdp`` then ``assume``: the keyword (or a near miss of it) split
+    from a word glued to it, where what follows is a verb, ``file`` or a colon."""
+    if word.lower() == "symdp" or _one_edit(word.lower(), "symdp"):
+        return word, rest
+    for k in (5, 4, 6):
+        head, tail = word[:k], word[k:] + rest
+        follows = re.match(r"(file\b|:| *:)|([A-Za-z]+)", tail, re.IGNORECASE)
+        if len(word) > k and (head.lower() == "symdp" or _one_edit(head.lower(), "symdp")) and \
+                follows and (follows.group(1) or follows.group(2).lower() in _VERBS):
+            return head, tail
+    if len(word) > 5 and (word[:5].lower() == "symdp" or _one_edit(word[:5].lower(), "symdp")):
+        return word[:5], word[5:] + rest
+    return word, rest
+
+
+@dataclass(frozen=True)
+class _NearMiss:
+    """A comment that starts like a directive but cannot be one: why (an error at its line)."""
+
+    message: str
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with one letter changed, added, dropped or two neighbours
+    swapped (and not ``b`` itself)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def _directive(body, hypotheses: Hypotheses, macros: dict):
+    """:func:`read_directive` of a directive found by :func:`_directives` (a near miss is
+    a ``ParseError`` saying why)."""
+    if isinstance(body, _NearMiss):
+        raise ParseError(body.message)
+    return read_directive(body, hypotheses, macros)
+
+
+def normalise_text(text: str) -> str:
+    """``text`` with its line endings made ``\\n`` (CRLF and a lone CR, as TeX reads them) and
+    a leading byte-order mark dropped: neither may change what is read or where."""
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _document_arguments(text, path, assume, integers) -> tuple[str, str]:
+    """The arguments of :func:`read_tex` checked before any work (types, sizes): the text
+    normalised (:func:`normalise_text`) and the path."""
+    if not isinstance(text, str):
+        raise InvalidParameterError(f"text must be a string (the LaTeX source); got "
+                                    f"text={shown(text)}")
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise InvalidParameterError(f"the document has {len(text)} characters, more than "
+                                    f"the limit of {MAX_DOCUMENT_CHARS}")
+    if not isinstance(path, str) or "\n" in path or len(path) > 4096:
+        raise InvalidParameterError(f"path must be one line of text (the file name shown in "
+                                    f"messages); got path={path!r:.80}")
+    for name, values in (("assume", assume), ("integers", integers)):
+        if isinstance(values, str) or not isinstance(values, (list, tuple)) or \
+                not all(isinstance(v, str) for v in values):
+            raise InvalidParameterError(f"{name} must be a list of strings (one relation or "
+                                        f"name each); got {name}={values!r:.80}")
+        if len(values) > MAX_OPTIONS:
+            raise InvalidParameterError(f"{name} must have at most {MAX_OPTIONS} items; got "
+                                        f"{len(values)}")
+    return normalise_text(text), path
+
+
+def _check_rows(blanked: str, displays) -> None:
+    """Refuse a document with more than :data:`MAX_ROWS` display rows, before any is read
+    (each row is parsed and then checked: 20,000 rows would take hours)."""
+    rows = 0
+    for _, _, body_start, body_end, _ in displays:
+        rows += len(_row_spans(blanked[body_start:body_end], body_start))
+        if rows > MAX_ROWS:
+            raise InvalidParameterError(
+                f"the document has more than {MAX_ROWS} display rows, the limit of symdp "
+                f"check-tex (the limit on work); check it in parts")
 
 
 def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> TexDocument:
@@ -736,11 +891,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
     for every display, like ``symdp check-tex --assume/--integer``; a ``ParseError`` names
     the one that cannot be read.
     """
-    if not isinstance(text, str):
-        raise InvalidParameterError(f"text must be a string; got {type(text).__name__}")
-    if len(text) > MAX_DOCUMENT_CHARS:
-        raise InvalidParameterError(f"the document has {len(text)} characters, more than "
-                                    f"the limit of {MAX_DOCUMENT_CHARS}")
+    text, path = _document_arguments(text, path, assume, integers)
     starts = _line_starts(text)
     comments = _comments(text)
     blanked = _blank(text, comments)
@@ -768,6 +919,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
         cli = cli + more
 
     displays = _displays(blanked)
+    _check_rows(blanked, displays)
     directives = _directives(text, comments)
     file_wide, file_problem = cli, None
     result = []
@@ -782,7 +934,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
                 wide = True
             line, col = _position(starts, offset)
             try:
-                more, expect, skip = read_directive(body, file_wide + pending, macros)
+                more, expect, skip = _directive(body, file_wide + pending, macros)
             except ParseError as error:
                 problem = TexProblem(line, col, f"cannot read the symdp comment: {error}")
                 if wide:
@@ -808,7 +960,7 @@ def read_tex(text: str, path: str = "<string>", *, assume=(), integers=()) -> Te
         for offset, body, _ in inside:
             line, col = _position(starts, offset)
             try:
-                more, expect, skip = read_directive(body, hypotheses, macros)
+                more, expect, skip = _directive(body, hypotheses, macros)
             except ParseError as error:
                 problem = problem or TexProblem(line, col, f"cannot read the symdp comment: "
                                                            f"{error}")
@@ -894,7 +1046,7 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
                 values.append(None)
                 continue
             try:
-                values.append(parse_formula(formula, latex=True, symbols=symbols))
+                values.append(_bounded(parse_formula(formula, latex=True, symbols=symbols)))
             except ParseError as error:
                 values.append(None)
                 if row_problem is None:
@@ -902,6 +1054,7 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
                                            first_line)
         if continues and previous is not None:
             values[0] = previous
+        row_problem = row_problem or _missing_side(formulas, relations, first_line)
         for (_, word), lhs, rhs in zip(relations, values, values[1:]):
             if word not in RELATION_WORDS:
                 row_problem = row_problem or TexProblem(first_line, 1, f"the relation {word} "
@@ -915,6 +1068,34 @@ def _read_display(text, blanked, starts, env, begin_off, body_start, body_end, h
         rows.append(Row(**record, steps=tuple(steps), problem=row_problem,
                         chain=chain_index))
     return Display(env, line, tuple(rows), hypotheses, problem)
+
+
+def _bounded(value):
+    """``value``, or a ``ParseError`` when it holds a power of a symbol whose exponent holds a
+    number above :data:`MAX_EXPONENT` in size (``x^{10^{100}}``, ``2^{20000 x}``): the checks
+    evaluate such a power exactly at sample points, with that many times the digits of the
+    point (they would never finish)."""
+    for power in value.atoms(sp.Pow) if isinstance(value, sp.Basic) else ():
+        if power.base.is_number and power.exp.is_number:
+            continue   # a number: the parser's digit budget has bounded it
+        exponent = power.exp
+        for r in (exponent.atoms(sp.Rational) if not exponent.is_Rational else {exponent}):
+            if abs(r) > MAX_EXPONENT:
+                digits = len(str(abs(r.p) // r.q))
+                shown = str(r) if digits < 10 else f"a number of {digits} digits"
+                raise ParseError(f"exponent too large: {shown} (the limit is {MAX_EXPONENT} in "
+                                 "the exponent of a power of a symbol)")
+    return value
+
+
+def _missing_side(formulas, relations, first_line: int) -> TexProblem | None:
+    """A relation with nothing after it (``a &= \\\\``): the row is not read, with the reason
+    (a right side left blank would otherwise leave the row without a step or a word)."""
+    for (_, word), (_, rhs) in zip(relations, formulas[1:]):
+        if not rhs.strip():
+            return TexProblem(first_line, 1, f"nothing after the relation {word}: expected its "
+                                             "right side on this line")
+    return None
 
 
 def _located(error: ParseError, offset: int, formula: str, starts, changed: bool,

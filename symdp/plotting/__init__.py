@@ -7,6 +7,7 @@ r"""Figures (matplotlib, PNG and PDF), with axis labels in the papers' notation.
 :func:`profile_figure`          privacy profiles δ(ε) (axes ε, δ(ε))
 :func:`bagging_figure`          bagging: the paper's (ε, δ) against the exact values across k/n
 :func:`composition_figure`      ε after T compositions: C_p(f_{ε,δ}) against Lemma 4.4
+:func:`certified_band_figure`   the certified band of a composed mechanism's trade-off curve
 :func:`save_figure`             write a figure to .png or .pdf (atomically)
 :func:`to_png`                  PNG bytes of a figure (``IPython.display.Image(to_png(fig))``)
 :func:`report_figures`          the figures of ``symdp report``
@@ -28,11 +29,13 @@ from ._mpl import save_figure, to_png
 from .bagging import bagging_figure, bagging_values
 from .composition import composition_figure
 from .profile import default_profile_functions, profile_figure, profile_points
-from .tradeoff import curve, plot_curves, subsampling_figure, tradeoff_figure, tradeoff_label
+from .tradeoff import (band_alphas, certified_band_figure, curve, plot_curves, subsampling_figure,
+                       tradeoff_figure, tradeoff_label)
 
 __all__ = ["tradeoff_figure", "subsampling_figure", "profile_figure", "bagging_figure",
            "save_figure", "to_png", "report_figures", "curve", "plot_curves", "profile_points",
-           "bagging_values", "tradeoff_label", "default_profile_functions", "composition_figure"]
+           "bagging_values", "tradeoff_label", "default_profile_functions", "composition_figure",
+           "certified_band_figure", "band_alphas"]
 
 
 def report_figures(directory) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ from ..tradeoff.operators import Inverse, Mixture
 from ._mpl import new_figure
 
 __all__ = ["curve", "tradeoff_label", "plot_curves", "tradeoff_figure", "subsampling_figure",
-           "ALPHA_LABEL", "BETA_LABEL"]
+           "certified_band_figure", "band_alphas", "ALPHA_LABEL", "BETA_LABEL"]
 
 ALPHA_LABEL = r"type I error $\alpha$"
 BETA_LABEL = r"type II error $\beta = f(\alpha)$"
@@ -184,5 +184,60 @@ def subsampling_figure(eps=3, delta="0.1", p="0.2", *, points: int = 401):
             label=f"improvement (area {float(sp.N(tri.area, 20)):.4f})")
     ax.legend(fontsize=7.5, loc="upper right", frameon=False)
     ax.set_title("Subsampling: Dong, Roth, Su 2022, Fig. 6 (right), recomputed", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def band_alphas(points: int = 40) -> list:
+    """The α of a certified band: log-spaced from 1e-6 (half of them, where a membership
+    attack is read) and evenly spaced up to 0.99, as short decimals."""
+    from fractions import Fraction
+
+    half = max(2, points // 2)
+    logs = [Fraction(f"{10 ** (-6 + 6 * i / half):.3g}") for i in range(half)]
+    lin = [Fraction(f"{0.02 + 0.97 * i / (points - half - 1):.3g}") for i in range(points - half)]
+    return sorted(set(logs + lin))
+
+
+def certified_band_figure(c, *, title: str | None = None):
+    r"""The certified band :math:`[\beta_{lo}, \beta_{hi}]` of a :class:`symdp.accountant.curve.TradeOffCurve`
+    (its symmetrised curve, or its only one) at its α, with :math:`G_\mu` for the upper end of the
+    implied μ bracket drawn for comparison (:math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`,
+    exact): left, β against α; right, the true-positive rate 1 - β against α on log axes (a
+    membership attack's ROC).  Returns a matplotlib Figure."""
+    main = c.main
+    xs = [float(p.alpha) for p in main.points]
+    lo = [float(p.beta_lo) for p in main.points]
+    hi = [float(p.beta_hi) for p in main.points]
+    fig, (ax, roc) = new_figure(10.4, 4.8, ncols=2)
+    ax.fill_between(xs, lo, hi, color="tab:red", alpha=0.35, lw=0, label="certified band")
+    ax.plot(xs, lo, color="tab:red", lw=0.9)
+    ax.plot(xs, hi, color="tab:red", lw=0.9)
+    tpr_lo = [max(1 - h, 1e-300) for h in hi]
+    tpr_hi = [max(1 - l, 1e-300) for l in lo]
+    roc.fill_between(xs, tpr_lo, tpr_hi, color="tab:red", alpha=0.35, lw=0, label="certified band")
+    roc.plot(xs, tpr_lo, color="tab:red", lw=0.9)
+    mu = c.mu[1] if c.mu[1] is not None else c.mu[0]
+    if mu:
+        m = float(mu)
+        with mpmath.workdps(20):
+            g = [float(mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(a) - 1) - m)) for a in xs]
+        label = rf"$G_\mu$, $\mu={m:.4g}$ (the implied $\mu$)"
+        ax.plot(xs, g, color="0.3", ls="--", lw=1.2, label=label)
+        roc.plot(xs, [1 - v for v in g], color="0.3", ls="--", lw=1.2, label=label)
+    ax.plot([0, 1], [1, 0], color="0.8", lw=0.8, ls=":", label=r"$1-\alpha$ (perfect privacy)")
+    roc.plot(xs, xs, color="0.8", lw=0.8, ls=":", label=r"TPR $=\alpha$")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(ALPHA_LABEL)
+    ax.set_ylabel(BETA_LABEL)
+    roc.set_xscale("log")
+    roc.set_yscale("log")
+    roc.set_xlabel(r"false-positive rate $\alpha$")
+    roc.set_ylabel(r"true-positive rate $1 - f(\alpha)$")
+    for a in (ax, roc):
+        a.grid(alpha=0.3)
+        a.legend(fontsize=7.5, frameon=False)
+    fig.suptitle(title or f"Certified trade-off curve ({main.name}); both ends of the band proved", fontsize=9)
     fig.tight_layout()
     return fig

@@ -13,6 +13,16 @@ search stage of the cascade stops after a fixed amount of *work*, as Lean's
   the outer one has left, and its heartbeats count against the outer one too.
 * **z3** runs under its own resource count, ``rlimit`` (:data:`Z3_RLIMIT`), never its
   ``timeout``;
+* **memory** is bounded too (issue #27, item 5): SymPy's polynomial routines (``factor``,
+  ``Poly``, ``cancel``) build plain lists and integers, which no heartbeat counts, and can
+  grow by gigabytes without building a SymPy object.  A work-limited block that adds
+  :data:`MEMORY_WORK` bytes to the process's address space stops as if its heartbeats were
+  spent, and a step that adds :data:`STEP_MEMORY` outside such blocks is UNDECIDED ("memory
+  budget", :func:`memory_guard`), so an address-space limit (``ulimit -v`` of 2 GB) never
+  turns exhaustion into another verdict.  The address space is read by a SIGPROF timer on
+  the CPU time (main thread, Linux /proc); a stop near the ceiling may fall at another point
+  of a computation that needs that much memory -- the verdict (not decided by that stage) is
+  the same;
 * the ball searches count sub-boxes, points and precisions (their own constants, in
   :mod:`symdp.proof.cascade.certified` and :mod:`symdp.proof.cascade.search`).
 
@@ -89,6 +99,19 @@ TAIL_WORK = 120_000
 #: z3's resource limit for one entailment (its own deterministic count of work; z3's
 #: ``timeout`` is never used)
 Z3_RLIMIT = 2_000_000
+#: bytes one work-limited block may add to the process's address space (VmSize) before it
+#: stops as a budget stop.  SymPy's polynomial routines build their dense and sparse
+#: representations from plain lists, dicts and integers, which no heartbeat sees: ``factor``
+#: of ``exp(-x^2/2) - exp(-(x - 10^-30)^2/2)`` takes ``exp(x/10^30)`` as the generator of a
+#: polynomial of degree 10^30 and grows by gigabytes.  Far above what any step of proofs/
+#: needs (tens of megabytes), and low enough that a 2 GB address-space limit
+#: (``ulimit -v``) is never reached first: the verdict is the same with the limit or without.
+MEMORY_WORK = 768 * 2 ** 20
+#: bytes a whole step may add before it stops (UNDECIDED, "memory budget"), for work outside
+#: every work-limited block (a ball search, the kernel's replay)
+STEP_MEMORY = 1024 * 2 ** 20
+#: how often the memory is read: every this many seconds of the process's CPU time
+MEMORY_POLL_SECONDS = 0.01
 #: seconds of wall-clock time one step may take before its hang guard fires (a guard, not a
 #: budget: the slowest step of proofs/ takes well under a tenth of it)
 STEP_HANG_GUARD_SECONDS = 600.0
@@ -107,6 +130,86 @@ class WorkExhausted(BaseException):
 
 class HangGuardHit(BaseException):
     """Raised when a :func:`hang_guard` fires (a ``BaseException``, for the same reason)."""
+
+
+class MemoryBudgetHit(BaseException):
+    """Raised when a step outside every work-limited block has added more than its
+    :func:`memory_guard` allows to the address space (a ``BaseException``, as above)."""
+
+
+def address_space() -> int | None:
+    """The process's address space in bytes (VmSize, what ``ulimit -v`` limits; None where
+    /proc is not available: no memory bound is kept there)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+try:
+    import resource as _resource
+
+    _PAGE = _resource.getpagesize()
+except ImportError:  # pragma: no cover - not on POSIX
+    _PAGE = 4096
+
+
+class _Memory:
+    """Memory ceilings of the open scopes, read by a SIGPROF timer on the process's CPU time
+    (:data:`MEMORY_POLL_SECONDS`): a scope over its ceiling raises, in the main thread, the
+    exception of the innermost open scope -- :class:`WorkExhausted` in a :func:`work_limit`
+    block (its stage treats it as "not decided", like spent heartbeats), or
+    :class:`MemoryBudgetHit` in a :func:`memory_guard` (the step is UNDECIDED)."""
+
+    def __init__(self):
+        self.scopes = []       # (exception class, ceiling in bytes), innermost last
+        self.previous = None
+        self.armed = False
+
+    def push(self, exception, budget):
+        if threading.current_thread() is not threading.main_thread() or \
+                not hasattr(signal, "setitimer"):
+            self.scopes.append((exception, None))
+            return
+        now = address_space()
+        self.scopes.append((exception, None if now is None else now + budget))
+        if not self.armed and now is not None:
+            self.previous = signal.signal(signal.SIGPROF, self._poll)
+            signal.setitimer(signal.ITIMER_PROF, MEMORY_POLL_SECONDS, MEMORY_POLL_SECONDS)
+            self.armed = True
+
+    def pop(self):
+        self.scopes.pop()
+        if not self.scopes and self.armed:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.previous or signal.SIG_DFL)
+            self.armed = False
+
+    def _poll(self, signum, frame):
+        ceilings = [c for _, c in self.scopes if c is not None]
+        if not ceilings:
+            return
+        now = address_space()
+        if now is not None and now > min(ceilings):
+            raise self.scopes[-1][0]()
+
+
+MEMORY = _Memory()
+
+
+@contextlib.contextmanager
+def memory_guard(budget: int | None = STEP_MEMORY):
+    """Raise :class:`MemoryBudgetHit` once the block has added ``budget`` bytes to the address
+    space outside every :func:`work_limit` block inside it (None: no bound)."""
+    if budget is None:
+        yield
+        return
+    MEMORY.push(MemoryBudgetHit, budget)
+    try:
+        yield
+    finally:
+        MEMORY.pop()
 
 
 class _Heartbeats:
@@ -148,18 +251,22 @@ def heartbeats() -> int:
 
 
 @contextlib.contextmanager
-def work_limit(beats: int):
+def work_limit(beats: int, memory: int = MEMORY_WORK):
     """Raise :class:`WorkExhausted` inside the block once it has built ``beats`` SymPy
-    objects (or once an enclosing block's budget is spent, whichever comes first)."""
+    objects (or once an enclosing block's budget is spent, whichever comes first), or once it
+    has added ``memory`` bytes to the address space (:data:`MEMORY_WORK`: SymPy's polynomial
+    routines allocate without building SymPy objects)."""
     if isinstance(beats, bool) or not isinstance(beats, int) or beats < 0:
         raise ValueError(f"a work limit is a count of heartbeats >= 0; got {beats!r}")
     h = HEARTBEATS
     h.install()
     h.limits.append(h.count + beats)
     h.tightest = min(h.limits)
+    MEMORY.push(WorkExhausted, memory)
     try:
         yield
     finally:
+        MEMORY.pop()
         h.limits.pop()
         h.tightest = min(h.limits) if h.limits else None
 

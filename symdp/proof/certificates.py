@@ -9,12 +9,15 @@ covers the step's :class:`Domain`, that both sides are defined there, that every
 Symbol's declared assumptions agree with its domain (issue #19).
 
 A certificate is a claim, not a proof: every field is read by the kernel as something to
-check, and a field the kernel cannot check means the certificate is refused.
+check, and a field the kernel cannot check means the certificate is refused.  It is judged
+against a :class:`Claim` -- the step's sides *as written*, its relation and its domain --
+and proves that claim only when its own sides are the claim's, or are shown equal to them by
+a rule the kernel owns (its :class:`Unfolding` records say how they were obtained; issue #27).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
@@ -115,17 +118,131 @@ def margin_of(lhs, rhs, relation: str) -> sp.Expr:
     return (rhs - lhs) if relation in ("<", "<=") else (lhs - rhs)
 
 
+# ------------------------------------------------------------------ the statement
+
+#: the relations a :class:`Claim` may state; ``"continuous"``: ``lhs`` is continuous in the
+#: claim's ``variable`` at every point of the domain (Prop. 2.2 of Dong, Roth, Su 2022)
+CLAIM_RELATIONS = ("=", "<=", "<", ">=", ">", "continuous")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a verdict is about: ``lhs REL rhs`` with the sides *as written* (unevaluated:
+    ``symdp step`` parses them with ``evaluate=False``; a proof file's objects as built), on
+    ``domain``.  The kernel's token (:class:`symdp.proof.kernel.Acceptance`) carries the
+    claim it was issued for, and :func:`symdp.proof.kernel.accept` seals a verdict only for a
+    certificate that proves this claim (HOL Light's ``prove(t, tac)``: "justification
+    generated wrong theorem" unless the theorem's conclusion is ``t``)."""
+
+    lhs: sp.Basic
+    relation: str
+    rhs: sp.Basic
+    domain: Domain
+    variable: sp.Symbol | None = None
+
+    def __post_init__(self):
+        if self.relation not in CLAIM_RELATIONS:
+            raise ValueError(f"Claim.relation must be one of {CLAIM_RELATIONS}; got "
+                             f"{self.relation!r}")
+        if (self.relation == "continuous") != (self.variable is not None):
+            raise ValueError("a continuity claim, and only it, names its variable")
+
+    @classmethod
+    def continuity(cls, expr, variable, domain: Domain) -> "Claim":
+        """``expr`` is continuous in ``variable`` on ``domain``."""
+        return cls(expr, "continuous", expr, domain, variable)
+
+    @property
+    def sides(self) -> tuple:
+        return (self.lhs,) if self.relation == "continuous" else (self.lhs, self.rhs)
+
+    def text(self) -> str:
+        if self.relation == "continuous":
+            return f"{sp.sstr(self.lhs)} is continuous in {self.variable} on {self.domain.text()}"
+        return f"{sp.sstr(self.lhs)} {self.relation} {sp.sstr(self.rhs)} on {self.domain.text()}"
+
+
+#: the rules by which a node of a written side may be replaced by a closed form; the kernel
+#: re-applies each (``symdp.proof.kernel.closed_forms``)
+UNFOLDING_RULES = ("definition", "conjugate", "inverse", "derived")
+
+
+@dataclass(frozen=True)
+class Unfolding:
+    """How a certificate's side was obtained from the written one: ``node`` (a symdp object
+    in the written side, e.g. ``ConjugateAt(Gaussian(mu), y)``) replaced by ``closed_form``
+    by ``rule``:
+
+    * ``"definition"`` -- a listed definition the kernel holds itself (a named family's
+      trade-off formula, a mixture, ...; the kernel applies these without being told);
+    * ``"conjugate"`` -- a convex conjugate whose ``evidence`` (a :class:`ConjugateEvidence`)
+      the kernel checks: pieces, stationary points, slopes at the kinks;
+    * ``"inverse"`` -- the inverse ``f^{-1}(a) = inf{t : f(t) <= a}`` (Eq. 4) of a strictly
+      decreasing f, with an :class:`InverseEvidence` the kernel checks;
+    * ``"derived"`` -- a closed form computed by symdp (``doit``) that no kernel rule checks:
+      the kernel then seals a verdict only *under the hypothesis* that it is right.
+    """
+
+    node: sp.Basic
+    closed_form: sp.Basic
+    rule: str
+    evidence: object = None
+
+    def __post_init__(self):
+        if self.rule not in UNFOLDING_RULES:
+            raise ValueError(f"Unfolding.rule must be one of {UNFOLDING_RULES}; got {self.rule!r}")
+
+
+@dataclass(frozen=True)
+class ConjugateEvidence:
+    r"""Why :math:`f^*(y) = \sup_{0 \le x \le 1} (x y - f(x))`, at the point ``y`` of a
+    ``ConjugateAt(function, y)``, has the closed form ``Piecewise(*[(value, condition)
+    ...])``: ``pieces`` are ``(lo, hi, g)`` with ``g`` the formula of f on ``[lo, hi]`` in
+    ``variable`` (consecutive, from 0 to 1), and ``branches`` per branch ``(value, condition,
+    maximiser, piece, kind)``: ``kind`` is ``"stationary"`` (``g_piece'(maximiser) = y``, the
+    maximiser inside the piece), ``"point"`` (the maximiser is the piece's start: x = 0 or a
+    kink, where the slopes on either side enclose y) or ``"end"`` (x = 1, right of every
+    slope); the kernel checks each on the region where the branch applies
+    (:mod:`symdp.proof.kernel.conjugate`)."""
+
+    function: sp.Basic
+    variable: sp.Symbol
+    y: sp.Basic
+    pieces: tuple = ()
+    branches: tuple = ()
+
+
+@dataclass(frozen=True)
+class InverseEvidence:
+    r"""Why :math:`f^{-1}(a) = \inf\{t \in [0,1] : f(t) \le a\}` (Dong, Roth, Su 2022,
+    Eq. 4), at the point ``a`` of a ``TradeOffAt(Inverse(function), a)``, has the closed form
+    ``Piecewise((h_1(a), a <= hi_1), ..., (h_m(a), True))``: ``pieces`` are f's ``(lo, hi,
+    g)`` in ``variable`` (consecutive, from 0 to 1), ``branches`` the inverse's pieces
+    ``(lo, hi, h, piece)`` in ``level`` -- h on ``[lo, hi]`` inverts f's piece of that index
+    (``None``: the constant 0, above f(0)) -- in increasing order of a
+    (:mod:`symdp.proof.kernel.conjugate`)."""
+
+    function: sp.Basic
+    variable: sp.Symbol
+    level: sp.Symbol
+    pieces: tuple = ()
+    branches: tuple = ()
+
+
 # ------------------------------------------------------------------ the certificates
 
 @dataclass(frozen=True)
 class Certificate:
     """Common part: the relation ``lhs REL rhs`` the stage claims, as the stage checked it
-    (after closed forms), and the stage's name."""
+    (after closed forms), and the stage's name.  ``unfoldings`` (keyword only): how these
+    sides were obtained from the claim's written sides, for the kernel to re-apply
+    (:class:`Unfolding`)."""
 
     lhs: sp.Expr
     rhs: sp.Expr
     relation: str
     stage: str
+    unfoldings: tuple = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -196,7 +313,10 @@ class BoxCertificate(Certificate):
     ``bits`` the precision; ``sub_boxes``/``monotone`` the work done; ``smallest_margin`` the
     certified lower bound; ``pieces`` the exact breakpoints the Piecewise branches were cut
     at (branch decisions); ``facts`` what the search took from elsewhere (a reduction's
-    conclusion); ``searches`` the search trees (:class:`BoxSearch`) the kernel replays."""
+    conclusion); ``searches`` the search trees (:class:`BoxSearch`) the kernel replays.
+    ``reduction``: the monotone maps that turned the claim into the relation searched
+    (:mod:`symdp.proof.cascade.certified.reduce`), per map ``(name, *arguments)``; the kernel
+    re-derives the reduced relation and every side condition of every map."""
 
     coordinates: tuple = ()
     tails: tuple = ()
@@ -208,6 +328,7 @@ class BoxCertificate(Certificate):
     facts: tuple = ()
     detail: str = ""
     searches: tuple = ()
+    reduction: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -388,7 +509,8 @@ def fraction(x) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-__all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "Certificate",
+__all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "CLAIM_RELATIONS", "Claim",
+           "UNFOLDING_RULES", "Unfolding", "ConjugateEvidence", "InverseEvidence", "Certificate",
            "StructuralCertificate", "SymbolicCertificate", "BoxSearch", "BoxCertificate",
            "FiniteCertificate", "ContinuityCertificate", "fraction", "ResidualNode", "CountingCertificate",
            "InductionCertificate", "Judgement", "Inference", "LemmaCertificate", "MinorantCertificate"]

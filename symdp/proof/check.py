@@ -52,7 +52,8 @@ from .assumptions import assumption_symbols
 from .verdict import StepResult, Verdict
 # the stages, one module each (imported here by the modules and tests that used to find
 # them in this one)
-from .budgets import SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, HangGuardHit, hang_guard
+from .budgets import (SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, STEP_MEMORY, HangGuardHit,
+                      MemoryBudgetHit, hang_guard, memory_guard)
 from .cascade.common import DEFAULT_DPS, DEFAULT_POINTS, expand
 from .cascade.domain import undefined_on_domain
 from .cascade.counterexample import counterexample_stage
@@ -61,8 +62,9 @@ from .cascade.enumeration import enumeration_stage
 from .cascade.numeric import numeric_stage
 from .cascade.structural import structural_certificate
 from .cascade.symbolic import symbolic_certificates
+from .cascade.unfold import unfoldings_for
 from . import kernel
-from .certificates import Certificate, Domain
+from .certificates import Certificate, Claim, Domain
 
 
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
@@ -87,6 +89,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         return StepResult(result.verdict, result.detail, result.stage, expected=step.expect)
     domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
     written = step.written or (step.lhs, step.rhs)
+    # the statement every verdict of this step is about: the sides as written (issue #27)
+    claim = Claim(written[0], step.relation, written[1], domain)
     # a clear error, before any stage; also for declared symbols SymPy already evaluated away
     # (sin(pi*x) is 0 for an integer x, whatever x's stated set)
     kernel.check_declarations(step.free_symbols | set(derivation.hypotheses), domain)
@@ -101,14 +105,16 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 return replace(found, expected=step.expect)
         return replace(undecided, expected=step.expect)
     tried = []
+    unfoldings = ()
 
     def accepted(proposal):
-        """A proposal of a stage through the kernel: a holding StepResult, or None (the
-        refusal is noted in ``tried``); a StepResult that is no certificate is kept."""
+        """A proposal of a stage through the kernel -- the one door (issue #27): a holding
+        StepResult (or evidence), or None (the refusal is noted in ``tried``); a StepResult
+        that is no certificate is kept."""
         if not isinstance(proposal, Certificate):
             return proposal
-        verdict = kernel.accept(proposal, domain, written)
-        if verdict.holds_everywhere or verdict.verdict.is_evidence:
+        verdict = kernel.accept(claim, replace(proposal, unfoldings=unfoldings))
+        if verdict.verdict.holds_everywhere or verdict.verdict.is_evidence:   # hypotheses kept
             return verdict
         tried.append(verdict.detail)
         return None
@@ -129,16 +135,19 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     if result is None:
         result = accepted(structural_certificate(step)) if structural_certificate(step) else None
     if result is None:
-        # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0)
+        # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0):
+        # proposals, which the kernel binds to the written sides when it accepts
         mapping = assumption_symbols(derivation.hypotheses)
         back = {v: k for k, v in mapping.items()}
         lhs = expand(step.lhs.xreplace(mapping)).xreplace(back)
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
+        unfoldings = unfoldings_for(written, derivation.hypotheses)
+        lhs, rhs = _checked_evaluation(written, (lhs, rhs), unfoldings, domain, tried)
         if step.induction:   # a proof by induction was asked for (issue #20)
             from .cascade.induction import induction_stage
 
-            result = induction_stage(step, derivation)
-            if not result.verdict.holds_everywhere:
+            result = accepted(induction_stage(step, derivation))
+            if result is not None and not result.verdict.holds_everywhere:
                 tried.append(result.detail)
                 result = None
         if result is not None:
@@ -147,6 +156,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             tried.append("symbolic: skipped (the step says so)")
         elif step.side_conditions:
             tried.append("symbolic: skipped (side conditions restrict the domain)")
+            if step.relation == "=":   # the closed forms as the kernel unfolds them there
+                result = accepted(_unfolded_identity(written, unfoldings, domain,
+                                                     symbolic_work, tried))
         else:
             for proposal in symbolic_certificates(lhs, rhs, step.relation, derivation.hypotheses,
                                                   symbolic_work, tried):
@@ -154,9 +166,10 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                 if result is not None:
                     break
         if result is None:   # counting lemmas + the algebra after them (issue #20)
-            result, note = counting_stage(step.lhs, step.rhs, step.relation, derivation, step)
+            proposal, note = counting_stage(step.lhs, step.rhs, step.relation, derivation, step)
             if note:
                 tried.append(note)
+            result = accepted(proposal) if proposal is not None else None
         if result is None:
             result = accepted(enumeration_stage(lhs, rhs, step.relation, derivation, step))
         cert_note, cert_record = "", None
@@ -194,6 +207,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
             ("s" if len(step.skip) > 1 else "")
     result = replace(result, detail=detail, expected=step.expect,
                      extra={**result.extra, "tried": tried})
+    kernel.require_bound(result, claim)   # a verdict that holds is about this very claim
     from .obligations import with_object_assumptions  # objects' unproved choices (issue #12)
 
     return with_object_assumptions(result, step, derivation, dps=dps, points=points,
@@ -205,6 +219,60 @@ def _abstract(step: Step) -> bool:
     function, the trade-off function of an abstract mechanism)."""
     return any(getattr(node, "is_abstract", False)
                for side in (step.lhs, step.rhs) for node in sp.preorder_traversal(side))
+
+
+def _unfolded_identity(written, unfoldings, domain, work, tried):
+    """An equality under side conditions, where the symbolic stage does not run: the written
+    sides with the closed forms in place as the kernel unfolds them on the domain (a
+    conjugate's branches that the side conditions decide are dropped), shown equal by
+    ``simplify`` -- a certificate for the kernel, or None."""
+    import sympy as sp
+
+    from .budgets import WorkExhausted, work_limit
+    from .cascade.symbolic import SymbolicCertificate
+    from .kernel.closed_forms import unfold
+
+    try:
+        lhs, rhs = (unfold(side, unfoldings, domain)[0] for side in written)
+        if lhs.has(sp.Piecewise) or rhs.has(sp.Piecewise):
+            return None   # a branch the side conditions do not decide: nothing to simplify
+        with work_limit(work):
+            zero = sp.simplify(lhs - rhs) == 0
+    except WorkExhausted:
+        tried.append(f"unfolded identity: undecided within its budget ({work} heartbeats)")
+        return None
+    except Exception:  # noqa: BLE001 - no identity proposed
+        return None
+    if not zero:
+        tried.append("unfolded identity: the closed forms do not simplify to equal sides")
+        return None
+    return SymbolicCertificate(lhs, rhs, "=", "symbolic", "simplify")
+
+
+def _checked_evaluation(written, evaluated, unfoldings, domain, tried) -> tuple:
+    """The sides the stages work on: the evaluated ones, unless they differ from the written
+    ones (with the closed forms in place) at an admissible point -- an evaluation under the
+    hypotheses' assumptions that rewrote the statement (SymPy's sign of ``binomial(n - 5,
+    3)``, issue #27) --; then the written ones with the closed forms in place, unevaluated."""
+    from .kernel.closed_forms import Refusal, disagreement, unfold
+
+    out = []
+    for side, proposal in zip(written, evaluated):
+        try:
+            unfolded = unfold(side, unfoldings, domain)[0]
+        except Refusal:
+            out.append(proposal)
+            continue
+        except Exception:  # noqa: BLE001 - no comparison: the kernel compares when it accepts
+            out.append(proposal)
+            continue
+        why = disagreement(unfolded, proposal, domain) if unfolded != proposal else ""
+        if why:
+            tried.append(f"the evaluated side {proposal} differs from the written side {why}: "
+                         "the stages use the side as written")
+            proposal = unfolded
+        out.append(proposal)
+    return tuple(out)
 
 
 def _certified(lhs, rhs, step, derivation, index, dps, points, box, box_limit):
@@ -269,9 +337,16 @@ def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = D
         try:
             with hang_guard(hang_guard_seconds) as armed:
                 try:
-                    result = check_step(step, derivation, i, dps=dps, points=points,
-                                        symbolic_work=symbolic_work, certify=certify, box=box,
-                                        box_limit=box_limit)
+                    with memory_guard(STEP_MEMORY):
+                        result = check_step(step, derivation, i, dps=dps, points=points,
+                                            symbolic_work=symbolic_work, certify=certify,
+                                            box=box, box_limit=box_limit)
+                except MemoryBudgetHit:
+                    result = StepResult(Verdict.UNDECIDED, "memory budget: the step added "
+                                        f"more than {STEP_MEMORY >> 20} MiB to the address "
+                                        "space outside its work-limited parts (a budget, "
+                                        "counted in memory; nothing is claimed about the "
+                                        "step)", "memory budget", expected=step.expect)
                 except HangGuardHit:
                     if not armed:  # an enclosing guard's: it reports
                         raise

@@ -29,7 +29,7 @@ from ..tradeoff.base import TradeOff, alpha
 from ..tradeoff.custom import UndecidedConditionWarning, UserTradeOff
 from ..tradeoff.operators import Inverse
 from . import kernel
-from .certificates import ContinuityCertificate, Domain
+from .certificates import Claim, ContinuityCertificate, Domain
 from .check import check_derivation
 from .derivation import Derivation, Step
 from .verdict import StepResult, Verdict
@@ -174,8 +174,8 @@ def _piece_continuity(pc, domains: dict) -> ConditionResult:
     else:
         hyp[alpha], where = sp.Interval(0, 1), (sp.Ge(alpha, pc.lo), sp.Le(alpha, pc.hi))
     domain = Domain.of(hyp, (), where)
-    result = kernel.accept(ContinuityCertificate(g, g, "=", "continuity", variable=alpha),
-                           domain)
+    result = kernel.accept(Claim.continuity(g, alpha, domain),
+                           ContinuityCertificate(g, g, "=", "continuity", variable=alpha))
     if not result.holds_everywhere:
         point = kernel.deciders.undefined_at((g,), domain)
         if point:

@@ -105,7 +105,7 @@ def _by_arithmetic(claim, hypotheses, constraints, where):
     (:mod:`symdp.proof.kernel.convex`), when it holds; None otherwise (issue #28: e.g.
     ``log(1 - p + p e^eps) >= 0``, which an EpsDelta of a subsampled mechanism records)."""
     from . import kernel
-    from .certificates import Domain, Inference, Judgement, LemmaCertificate
+    from .certificates import Claim, Domain, Inference, Judgement, LemmaCertificate
 
     if claim.rel_op not in ("<=", "<", ">=", ">", "=="):
         return None
@@ -115,7 +115,7 @@ def _by_arithmetic(claim, hypotheses, constraints, where):
     certificate = LemmaCertificate(claim.lhs, claim.rhs, relation, "lemmas",
                                    proof=(Inference("arith", (("goal", goal), ("method", "z3"))),))
     try:
-        result = kernel.accept(certificate, dom, (claim.lhs, claim.rhs))
+        result = kernel.accept(Claim(claim.lhs, relation, claim.rhs, dom), certificate)
     except Exception:  # noqa: BLE001 - not decided this way: the cascade checks it
         return None
     return result if result.holds_everywhere else None

@@ -603,6 +603,8 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
     for value, selecting in cases:
         proofs = []
         for c in selecting:
+            if _fact_rel(c) is None:   # SymPy evaluated the condition (by assumptions): no case
+                break
             a, rel, b = _fact_rel(c)
             proof = prove_residual(a, rel, b, facts, hypotheses, conditions, depth + 1)
             if proof is None:
@@ -620,6 +622,8 @@ def _eliminate(extremum, lhs, relation, rhs, facts, hypotheses, conditions, dept
         return None
     children = []
     for value, selecting in cases:
+        if any(_fact_rel(c) is None for c in selecting):
+            return None
         branch = prove_residual(lhs.xreplace({extremum: value}), relation,
                                 rhs.xreplace({extremum: value}), facts, hypotheses,
                                 conditions + selecting, depth + 1)

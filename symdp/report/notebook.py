@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 
+from ..core.errors import InvalidParameterError, SymdpError
+from ..core.validation import shown
 from .tex_check import TexCheck, check_document, row_mark
 from .tex_output import tex_text_report
 
@@ -42,6 +45,8 @@ class VerdictTable:
             mark = row_mark(row)
             if row.problem is not None and not results:
                 verdict, detail = "not read", f"column {row.problem.column}: {row.problem.message}"
+            elif not results:
+                verdict, detail = "not read", "no step was read on this line"
             else:
                 weakest = min(results, key=lambda r: r.verdict.strength)
                 verdict, detail = weakest.label, weakest.scope
@@ -66,11 +71,26 @@ class VerdictTable:
         return tex_text_report(self.check)
 
 
+#: the options :func:`check_cell` passes on to :func:`~symdp.report.tex_check.check_document`
+CELL_OPTIONS = ("dps", "certify", "points", "symbolic_work", "lines", "progress")
+
+
 def check_cell(line: str, cell: str, **options) -> VerdictTable:
     """What ``%%symdp_check LINE`` does with ``cell`` (``options`` go to
-    :func:`~symdp.report.tex_check.check_document`)."""
-    from ..parsing.document import read_tex
+    :func:`~symdp.report.tex_check.check_document`).  A wrong argument is an
+    :class:`~symdp.core.errors.InvalidParameterError` naming it, before any work."""
+    from ..parsing.document import MAX_DOCUMENT_CHARS, read_tex
 
+    if not isinstance(line, str) or "\n" in line or "\r" in line or len(line) > 10_000:
+        raise InvalidParameterError(f"line (the text after %%symdp_check) must be one line of "
+                                    f"hypotheses; got line={shown(line)}")
+    if not isinstance(cell, str) or len(cell) > MAX_DOCUMENT_CHARS:
+        raise InvalidParameterError(f"cell must be the LaTeX of the cell, at most "
+                                    f"{MAX_DOCUMENT_CHARS} characters; got cell={shown(cell)}")
+    unknown = sorted(set(options) - set(CELL_OPTIONS))
+    if unknown:
+        raise InvalidParameterError(f"check_cell takes the options {', '.join(CELL_OPTIONS)}; "
+                                    f"got {', '.join(unknown)}")
     text = cell if _DISPLAY.search(cell) else "\\begin{align*}\n" + cell + "\n\\end{align*}"
     if line.strip():
         text = f"% symdp: {line.strip()}\n" + text
@@ -78,10 +98,15 @@ def check_cell(line: str, cell: str, **options) -> VerdictTable:
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext symdp.report.notebook`` registers ``%%symdp_check``."""
+    """``%load_ext symdp.report.notebook`` registers ``%%symdp_check``.  Bad input (an
+    unreadable hypothesis line, a cell too long) is one line on stderr, not a traceback."""
 
     def symdp_check(line, cell):
-        return check_cell(line, cell)
+        try:
+            return check_cell(line, cell)
+        except SymdpError as error:
+            sys.stderr.write(f"symdp: error: {error}\n")
+            return None
 
     symdp_check.__doc__ = check_cell.__doc__
     ipython.register_magic_function(symdp_check, magic_kind="cell", magic_name="symdp_check")

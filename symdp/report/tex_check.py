@@ -15,18 +15,22 @@ constraint; a symbol without an assumption ranges over the real line.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Sized
 from dataclasses import dataclass
 
 import sympy as sp
 
-from ..core.errors import ParseError
-from ..parsing.document import Display, Row, TexDocument, TexProblem
+from ..core.errors import InvalidParameterError, ParseError
+from ..core.validation import shown
+from ..parsing.document import MAX_ROWS, Display, Row, TexDocument, TexProblem
 from ..parsing.domains import integer_domains
 from ..proof.check import check_derivation
 from ..proof.derivation import Derivation, Step
 from ..proof.verdict import Verdict
 
-__all__ = ["CheckedRow", "TexCheck", "check_document", "domains_of", "row_mark"]
+__all__ = ["CheckedRow", "TexCheck", "check_arguments", "check_document", "domains_of",
+           "row_mark"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,12 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
                    lines=None, progress=None) -> TexCheck:
     """Check every chain of ``document`` (see the module docstring); never raises on a
     failing step.  ``lines`` (source line numbers) checks only the runs of steps that
-    contain one of them; ``progress(done, total)`` is called after each derivation."""
+    contain one of them; ``progress(done, total)`` is called after each derivation.
+
+    The arguments are checked before any work (:func:`check_arguments`): a wrong type or
+    value is an :class:`~symdp.core.errors.InvalidParameterError` naming it."""
+    dps, lines = check_arguments(document, dps=dps, certify=certify, points=points,
+                                 symbolic_work=symbolic_work, lines=lines, progress=progress)
     pending = []   # (display, [(row_index, step)]) per chain
     for display in document.displays:
         chains: dict[int, list] = {}
@@ -174,6 +183,47 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
             rows.append(CheckedRow(display, row, tuple(where.get(key, ())),
                                    row.problem or row_problems.get(key)))
     return TexCheck(document, tuple(reports), tuple(rows))
+
+
+#: the largest ``symbolic_work`` budget (heartbeats; symdp check's default is 100,000)
+MAX_SYMBOLIC_WORK = 10 ** 8
+#: the most sampled points of the numeric stage
+MAX_POINTS = 1000
+
+
+def check_arguments(document, *, dps, certify, points, symbolic_work, lines, progress):
+    """The arguments of :func:`check_document`, checked: ``(dps, lines)`` normalised (a pair
+    of ints; a frozenset or None).  Raises :class:`InvalidParameterError` naming the first
+    one that is wrong."""
+    from ..core.validation import precision
+    from ..proof.runner import MAX_CHECK_DPS
+
+    if not isinstance(document, TexDocument):
+        raise InvalidParameterError(
+            f"document must be a TexDocument (read the LaTeX first: check_document(read_tex("
+            f"text))); got document={shown(document)}")
+    if isinstance(dps, (str, bytes)) or not isinstance(dps, (tuple, list)) or len(dps) != 2:
+        raise InvalidParameterError(f"dps must be a pair (lower, higher) of working precisions "
+                                    f"in digits; got dps={shown(dps)}")
+    low = precision("dps[0]", dps[0], minimum=15, maximum=MAX_CHECK_DPS)
+    high = precision("dps[1]", dps[1], minimum=low, maximum=MAX_CHECK_DPS)
+    if not isinstance(certify, bool):
+        raise InvalidParameterError(f"certify must be True or False; got certify={shown(certify)}")
+    if points is not None:
+        precision("points", points, minimum=1, maximum=MAX_POINTS)
+    if symbolic_work is not None:
+        precision("symbolic_work", symbolic_work, minimum=1, maximum=MAX_SYMBOLIC_WORK)
+    if lines is not None:
+        if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable) or \
+                (isinstance(lines, Sized) and len(lines) > MAX_ROWS):
+            raise InvalidParameterError(f"lines must be a collection of at most {MAX_ROWS} line "
+                                        f"numbers; got lines={shown(lines)}")
+        lines = frozenset(precision("lines", n, minimum=1, maximum=10 ** 9)
+                          for n in itertools.islice(lines, MAX_ROWS + 1))
+    if progress is not None and not callable(progress):
+        raise InvalidParameterError(f"progress must be a function progress(done, total); got "
+                                    f"progress={shown(progress)}")
+    return (low, high), lines
 
 
 def _composes(steps) -> bool:

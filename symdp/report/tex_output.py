@@ -15,8 +15,10 @@ r"""Output of ``symdp check-tex``: the table, the JSON and the annotated copy of
   counterexample in a footnote) and ``?`` when not read or not decided (why, in a footnote).
   Each mark carries the source line number (``L12``).  A numbered row keeps its number
   (``\stepcounter{equation}\tag{\theequation ...}``; a ``\label`` on it then shows the
-  mark too).  Lines with ``\input``, ``\write``, ``\catcode`` ... are commented out in the
-  copy, so compiling it reads and writes nothing the original did not show.
+  mark too).  The copy is filtered deny-by-default (:mod:`symdp.report.tex_safe`): only
+  the control words, environments and packages of its lists are kept, every other name is
+  renamed and prints itself (``[\input]``), so compiling the copy reads, writes and runs
+  nothing (``\input``, ``\@@input``, ``filecontents``, ``^^5c``-encoded names, ...).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 
 from .check_output import json_report, summary, summary_line, verdict_counts_line
 from .tex_check import TexCheck, row_mark
+from .tex_safe import finish, neutralise
 
 __all__ = ["tex_text_report", "tex_json_report", "annotate", "MARK_COMMANDS"]
 
@@ -52,6 +55,8 @@ def _row_verdict(row) -> tuple[str, str]:
     if row.problem is not None and not results:
         return "?", f"column {row.problem.column}: {row.problem.message}" \
             if row.problem.line == row.row.line else str(row.problem)
+    if not results:
+        return "?", "no step was read on this line"
     weakest = min(results, key=lambda r: r.verdict.strength)
     detail = weakest.detail
     if weakest.counterexample is not None:
@@ -177,6 +182,8 @@ def _note_text(row) -> str | None:
         if row.problem is not None:
             return f"symdp, line {row.row.line}: not read: column {row.problem.column}: " \
                    f"{row.problem.message}"
+        if not row.step_results:
+            return f"symdp, line {row.row.line}: no step was read on this line"
         weakest = min(row.step_results, key=lambda r: r.verdict.strength)
         return f"symdp, line {row.row.line}: {weakest.verdict.value}: {weakest.detail}"
     return None
@@ -228,11 +235,6 @@ def annotate(check: TexCheck) -> str:
         tex = f"\\addtocounter{{footnote}}{{-{len(notes) - 1}}}" if len(notes) > 1 else ""
         tex += "\\stepcounter{footnote}".join(f"\\footnotetext{{{n}}}" for n in notes)
         edits.append((end, end, tex))
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    for note in check.document.notes:
-        if "never executed" in note.message:
-            at = starts[note.line - 1]
-            edits.append((at, at, "% symdp: not executed: "))
     begin = check.document.begin_document
     if begin is not None:
         edits.append((begin, begin, _PREAMBLE))
@@ -241,7 +243,8 @@ def annotate(check: TexCheck) -> str:
     if begin is None:  # a fragment: make it a document
         text = "\\documentclass{article}\n" + _PREAMBLE + "\\begin{document}\n" + text + \
             "\n\\end{document}\n"
-    return text
+    # deny by default: only what symdp.report.tex_safe allows runs when the copy is compiled
+    return finish(*neutralise(text))
 
 
 def _display_end(text: str, offset: int) -> int:

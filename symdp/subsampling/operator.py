@@ -53,13 +53,14 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core.errors import NotATradeOffFunctionError
+from ..core.special import phi_normal_form
 from ..tradeoff.assumptions import Assumption
 from ..tradeoff.base import (InverseAt, Piece, TradeOff, alpha, decide_nonnegative, piece,
                              privacy_profile as _profile_from_pieces, varepsilon)
 from ..tradeoff.base import conjugate as _conjugate_from_pieces
 from ..tradeoff.families import Identity
 from ..tradeoff.operators import ConvexEnvelope, Mixture, PointwiseMin
-from ..tradeoff.solve import phi_normal_form, solve_for
+from ..tradeoff.solve import solve_for
 from ..core.validation import expression_or_number, probability
 
 _t = sp.Dummy("t", real=True)

@@ -29,12 +29,12 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
-from ..core.special import Phi, PhiInv
+from ..core.special import Phi, PhiInv, phi_normal_form
 from ..core.validation import expression_or_number, precision
 from ..numeric.digits import with_digits
 from ..numeric.mp_compiler import mp_callable, to_mpf
 from ..numeric.roots import decreasing_inverse
-from .solve import phi_normal_form, solve_for
+from .solve import solve_for
 
 #: The type-I error, the variable of every trade-off function.
 alpha = sp.Symbol("alpha", real=True)
@@ -373,13 +373,24 @@ def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
     at x = 0 for y below every slope, at the stationary point
     :math:`x(y) = (g')^{-1}(y)` of a smooth piece for y in that piece's slope
     range, at a kink for y between the one-sided slopes there, and at x = 1
-    above every slope.  The result is one Piecewise in y.
+    above every slope.  The result is one Piecewise in y (:func:`conjugate_branches`).
     """
+    return sp.Piecewise(*[(value, condition) for value, condition, *_ in
+                          conjugate_branches(f, y)])
+
+
+def conjugate_branches(f: TradeOff, y: sp.Expr) -> list:
+    r"""The branches of :func:`conjugate`, each ``(value, condition, maximiser, piece,
+    kind)``: the Piecewise's value and condition, the point x where the supremum is attained,
+    and why -- ``"stationary"`` (``g'(x) = y`` on the piece of that index), ``"point"`` (x is
+    the start of that piece: x = 0 or a kink) or ``"end"`` (x = 1).  The kernel checks a
+    closed form of f^* against these (:mod:`symdp.proof.kernel.conjugate`, issue #27)."""
     branches = []
     parts = [p for p in f.pieces() if p.lo != p.hi]
     first = parts[0]
-    branches.append((-first.at(sp.S.Zero), sp.Le(y, _limit_slope(first, True))))
-    for p in parts:
+    branches.append((-first.at(sp.S.Zero), sp.Le(y, _limit_slope(first, True)), sp.S.Zero, 0,
+                     "point"))
+    for k, p in enumerate(parts):
         if not p.is_linear:
             t = p.g.variables[0]
             xs = solve_for(sp.diff(p.g.expr, t), y, t)
@@ -391,14 +402,22 @@ def conjugate(f: TradeOff, y: sp.Expr) -> sp.Expr:
             # Phi there is real, so Phi^{-1}(Phi(u)) = u (SymPy cannot see u is real)
             value = value.replace(lambda e: isinstance(e, PhiInv) and isinstance(e.args[0], Phi),
                                   lambda e: e.args[0].args[0])
-            branches.append((value, sp.Le(y, _limit_slope(p, False))))
+            branches.append((value, sp.Le(y, _limit_slope(p, False)), xs, k, "stationary"))
         # the kink at p.hi (or x = 1 for the last piece)
-        nxt = parts.index(p) + 1
-        if nxt < len(parts):
-            branches.append((y * p.hi - p.at(p.hi), sp.Le(y, _limit_slope(parts[nxt], True))))
+        if k + 1 < len(parts):
+            branches.append((y * p.hi - p.at(p.hi), sp.Le(y, _limit_slope(parts[k + 1], True)),
+                             p.hi, k + 1, "point"))
     last = parts[-1]
-    branches.append((y * sp.S.One - last.at(sp.S.One), True))
-    return sp.Piecewise(*branches)
+    branches.append((y * sp.S.One - last.at(sp.S.One), sp.true, sp.S.One, len(parts) - 1, "end"))
+    return branches
+
+
+def conjugate_evidence(f: TradeOff, y):
+    """``(variable, pieces, branches)`` for the kernel's conjugate rule at ``y``: the pieces
+    ``(lo, hi, g)`` of f, g in a fresh real variable, and :func:`conjugate_branches`."""
+    t = sp.Dummy("x", real=True)
+    pieces = tuple((p.lo, p.hi, p.at(t)) for p in f.pieces() if p.lo != p.hi)
+    return t, pieces, tuple(conjugate_branches(f, sp.sympify(y)))
 
 
 def _conjugate_at_ends(f: TradeOff, y) -> sp.Expr:
@@ -526,8 +545,19 @@ class ConjugateAt(sp.Expr):
         return self.doit()._eval_evalf(prec)
 
     def _arb_compile_(self, compiler):
-        """Ball evaluation through the Legendre transform's closed form."""
-        return compiler(self.doit())
+        r"""Ball evaluation from the definition, :math:`\sup_{0 \le x \le 1}(x y - f(x))` by
+        branch and bound (:meth:`~symdp.numeric.ball_compiler.BallCompiler.conjugate`): evidence
+        about a conjugate never rests on its derived closed form (issue #27)."""
+        f, y = self.args
+        return compiler.conjugate(self, f.expr, y)
+
+    def _mpmath_compile_(self, compiler):
+        r"""mpmath evaluation from the definition: the maximum of the concave
+        :math:`x \mapsto x y - f(x)` on [0, 1] by golden-section search at the caller's
+        precision (:func:`symdp.numeric.roots.golden_max`); the numeric stage compares two
+        precisions."""
+        f, y = self.args
+        return compiler.conjugate(f.mp_function), (y,)
 
     def _latex(self, printer, exp=None):
         name = printer._print(self.args[0])

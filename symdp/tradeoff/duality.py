@@ -22,11 +22,12 @@ import mpmath
 import sympy as sp
 
 from ..core.errors import InvalidParameterError
+from ..core.special import phi_normal_form
 from ..core.validation import precision
 from ..numeric.digits import with_digits
 from .base import TradeOff, _simplify, alpha, varepsilon
 from .numeric import ValueByDefinitionAt, golden_max, mp_callable, to_mpf
-from .solve import phi_normal_form, solve_for
+from .solve import solve_for
 
 
 class ProfileTradeOff(TradeOff):

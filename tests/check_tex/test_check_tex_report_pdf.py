@@ -53,7 +53,8 @@ def test_report_annotated_copy_compiles_and_shows_the_marks(tmp_path, capsys):
     assert main(["check-tex", str(source), "--no-certify", "--annotate", str(out)]) == 1
     capsys.readouterr()
     annotated = out.read_text()
-    assert "% symdp: not executed: \\input{nothing-to-read}" in annotated
+    # deny by default (symdp.report.tex_safe): \input is renamed and prints itself
+    assert "\\symdpUinput{nothing-to-read}" in annotated and "\\input{" not in annotated
     pdf = compile_pdf(out)
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout

@@ -13,7 +13,7 @@ from symdp import __version__
 from symdp.cli.main import INTERNAL_ERROR, main
 
 DOCUMENTED = ("check", "step", "latex", "subsample", "bagging", "report", "plot", "account",
-              "audit", "compose", "calibrate", "check-tex")
+              "audit", "compose", "calibrate", "check-tex", "tradeoff")
 
 
 def test_help_lists_every_subcommand(capsys):

@@ -95,12 +95,18 @@ def test_dp_accounting_events_convert():
     dpa = pytest.importorskip("dp_accounting")
     ev = dpa.ComposedDpEvent([
         dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.0)), 1000),
-        dpa.LaplaceDpEvent(2.0), dpa.RandomizedResponseDpEvent(0.5, 3),
+        dpa.LaplaceDpEvent(2.0),
     ])
     assert from_dp_accounting(ev) == Composed([SelfComposed(PoissonSampled(Gaussian(1), "0.01"), 1000),
-                                              Laplace(2), RandomizedResponse("0.5", 3)])
-    assert from_dp_accounting(dpa.SampledWithReplacementDpEvent(100, 50, dpa.GaussianDpEvent(2.0))) == \
-        SampledWithReplacement(Gaussian(2), 100, 50)
+                                              Laplace(2)])
+    assert from_dp_accounting(dpa.RandomizedResponseDpEvent(0.5, 3)) == RandomizedResponse("0.5", 3)
+    # a noise event under replace-one: dp_event.py's records of norm <= C move the sum by 2C
+    # (issue #31, D7): given the relation, s / 2; not given, refused by name
+    wr = dpa.SampledWithReplacementDpEvent(100, 50, dpa.GaussianDpEvent(2.0))
+    assert from_dp_accounting(wr, neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE) == \
+        SampledWithReplacement(Gaussian(1), 100, 50)
+    with pytest.raises(InvalidParameterError, match="ambiguous"):
+        from_dp_accounting(wr)
     with pytest.raises(InvalidParameterError, match="not supported"):
         from_dp_accounting(dpa.ZCDpEvent(0.5))
     with pytest.raises(InvalidParameterError, match="sampling_probability|q"):

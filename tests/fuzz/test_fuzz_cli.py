@@ -112,9 +112,9 @@ OPTIONS = [
     ("bagging --models", BAG, "--models", integers, ["--models", "models"], bagging_is_right, 25),
     ("bagging --at", BAG, "--at", numbers, ["--at", "eps"], bagging_is_right, 25),
     ("bagging --dps", BAG, "--dps", dps_values, ["--dps", "dps"], bagging_is_right, 20),
-    ("step LHS", STEP, 1, formulas, ["LHS", "formula", "lhs"], anything, 25),
+    ("step LHS", STEP, 1, formulas, ["LHS", "formula", "lhs"], anything, 12),
     ("step REL", STEP, 2, relations, ["relation", "REL"], anything, 25),
-    ("step RHS", STEP, 3, formulas, ["RHS", "formula", "rhs"], anything, 25),
+    ("step RHS", STEP, 3, formulas, ["RHS", "formula", "rhs"], anything, 12),
     ("step --assume", STEP, "--assume", formulas, ["--assume", "assumption", "formula"],
      anything, 25),
     ("step --dps", STEP, "--dps", dps_values, ["--dps"], anything, 15),
@@ -131,7 +131,7 @@ OPTIONS = [
     ("plot bagging --n", PLOT_B, "--n", integers, ["--n", "n"], anything, 10),
     ("plot bagging --models", PLOT_B, "--models", integers, ["--models", "models"], anything, 10),
     ("latex ID", ["latex", "gdp_privacy_profile"], 1, texts, ["id", "ID", "formula"],
-     anything, 5),
+     anything, 3),
 ]
 
 

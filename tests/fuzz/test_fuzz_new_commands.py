@@ -190,9 +190,9 @@ SCHEDULES = [
     ("bad sigma cell", b'[{"sigma": 0.1, "q": 0.01, "steps": 10}]', "phase 1: sigma must be in"),
     ("null cell", b'[{"sigma": null, "q": 0.01, "steps": 10}]', "phase 1: sigma must be a number"),
     ("too many phases", ("sigma,q,steps\n" + "1,0.01,1\n" * 21).encode(), "at most 20 phases"),
-    ("too large", b"sigma,q,steps\n" + b"1,0.01,1\n" * 120_000, "larger than the limit"),
+    ("too large", b"sigma,q,steps\n" + b"1,0.01,1\n" * 120_000, "more than the limit"),
     ("total steps", b"sigma,q,steps\n1,0.01,9000000\n1,0.01,9000000\n", "steps in all"),
-    ("not UTF-8", b"sigma,q,steps\n\xff\xfe,0.01,1\n", "not UTF-8"),
+    ("not UTF-8", b"sigma,q,steps\n\xff\xfe,0.01,1\n", "must be UTF-8"),
     ("huge cell", ("sigma,q,steps\n" + "1" * 100_001 + ",0.01,1\n").encode(), "100001 characters"),
     ("JSON object", b'{"sigma": 1}', "--schedule"),
 ]

@@ -54,6 +54,11 @@ CAL = ["calibrate", "--target-eps", "2", "--delta", "1e-5", "--q", "0.01", "--st
        "--precision", "0"]
 CT = ["check-tex", str(FIXTURES / "one_line.tex"), "--no-certify"]
 
+TR = ["tradeoff", "--sigma", "1", "--q", "0.01", "--steps", "10", "--alpha", "0.1", "--precision", "0"]
+TR_U = ["tradeoff", "--uniform-gaussian", "--sigma", "1", "--p", "0.01", "--steps", "10", "--alpha", "0.1",
+        "--precision", "0"]
+PT_EV = ["plot", "tradeoff", "--event", str(FIXTURES / "gaussian_event.json"), "--out", "f.png"]
+
 CAL_U = ["calibrate", "--uniform-gaussian", "--target-eps", "2", "--delta", "1e-5", "--p", "0.01",
          "--steps", "10", "--precision", "0"]
 
@@ -129,6 +134,14 @@ NUMERIC = [
     ("calibrate", "--p", CAL_U, None, "0.50001"),
     ("calibrate", "--steps", CAL, None, "0"),
     ("calibrate", "--precision", CAL, None, "7"),
+    # symdp tradeoff, symdp plot tradeoff --event (issue #31)
+    ("tradeoff", "--alpha", TR, None, "1.000001"),
+    ("tradeoff", "--sigma", TR, None, "0.4999"),
+    ("tradeoff", "--q", TR, None, "0.50001"),
+    ("tradeoff", "--p", TR_U, None, "0.50001"),
+    ("tradeoff", "--steps", TR, None, "10000001"),
+    ("tradeoff", "--precision", TR, None, "7"),
+    ("plot tradeoff", "--points", PT_EV, None, "201"),
     # symdp check-tex (issue #21)
     ("check-tex", "--dps", CT, None, "29"),
     ("check-tex", "--points", CT, None, "1001"),
@@ -148,6 +161,7 @@ NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("step", "--assume"),
                ("report", "--only"), ("plot tradeoff", "--family"), ("plot profile", "--family"),
                ("account", "--schedule"), ("audit", "--schedule"), ("audit", "--expect"),
                ("account", "--event"), ("audit", "--event"),
+               ("tradeoff", "--event"), ("tradeoff", "--schedule"), ("plot tradeoff", "--event"),
                ("check-tex", "--assume"), ("check-tex", "--integer"), ("check-tex", "--json"),
                ("check-tex", "--annotate"),
                *((f"plot {kind}", "--out") for kind in

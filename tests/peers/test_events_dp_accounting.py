@@ -66,5 +66,5 @@ def test_sampled_with_replacement_is_refused_by_dp_accounting_and_accounted_here
     event = dpa.SampledWithReplacementDpEvent(3, 3, dpa.GaussianDpEvent(2.0))
     acc = pld_privacy_accountant.PLDAccountant(dpa.NeighboringRelation.REPLACE_ONE)
     assert not acc.supports(event)
-    b = symdp.account(event, delta=DELTA, precision=0)
+    b = symdp.account(event, delta=DELTA, precision=0, neighboring_relation="REPLACE_ONE")
     assert 0 < b.lo <= b.hi

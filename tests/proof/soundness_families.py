@@ -967,3 +967,179 @@ def typed_statements() -> list:
          True, "x - y <= -1 is never 0"),
     ]
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Issue #27's families: a verdict bound to the statement as written.  Truth, as above, from
+# exact arithmetic in plain Python (the generalised binomial, Fractions) or from mpmath at
+# 50 digits with mpmath's own normal law -- never from symdp.
+# ---------------------------------------------------------------------------------------
+
+import mpmath  # noqa: E402
+
+
+def evaluations() -> list:
+    """Sides SymPy rewrites under the domain's assumptions before any stage looks: the
+    written ``Abs(binomial(n - c, k))`` (unevaluated, as ``symdp step`` parses it) against
+    ``binomial(n - c, k)`` and ``-binomial(n - c, k)`` on integer ranges where the binomial
+    has one sign, the other, or both (SymPy 1.14 called every odd binomial of an integer of
+    unknown sign negative); ``Abs(x - c)``, ``sqrt(x^2)``, ``Max(x, c)`` written unevaluated
+    on intervals on one side of the kink or across it.  Truth: exact enumeration of the whole
+    finite range (``_gbinom``), or the sign of x - c on the interval (a witness point)."""
+    out = []
+    for k, (lo, hi) in itertools.product((1, 2, 3, 5), ((8, 15), (0, 4), (-6, -1), (-3, 6))):
+        c = 5
+        values = range(lo, hi + 1)
+        written = sp.Abs(sp.binomial(n - c, k), evaluate=False)
+        for sign in (1, -1):
+            truth, at = _exact_over(values, lambda v: abs(_gbinom(v - c, k)), "=",
+                                    lambda v: sign * _gbinom(v - c, k))
+            out.append(S("evaluation", written, "=", sign * sp.binomial(n - c, k),
+                         {n: sp.Range(lo, hi + 1)}, truth,
+                         f"|C(n - {c}, {k})| {'=' if truth else '!='} {'' if sign > 0 else '-'}"
+                         f"C(n - {c}, {k}) on {lo}..{hi}" + ("" if truth else f", at n = {at}"),
+                         witness=() if truth else ((n, sp.Integer(at)),)))
+    half = sp.Rational(1, 2)
+    for lo, hi in ((sp.Rational(1, 2), 1), (0, sp.Rational(1, 3)), (0, 1), (-1, 1)):
+        dom = {x: sp.Interval(lo, hi)}
+        for written, value, kink in ((sp.Abs(x - half, evaluate=False), x - half, half),
+                                     (sp.Pow(sp.Pow(x, 2, evaluate=False), half, evaluate=False),
+                                      x, sp.S.Zero),
+                                     (sp.Max(x, half, evaluate=False), x, half)):
+            truth = lo >= kink   # each is the value where x >= kink, and differs below
+            witness = () if truth else ((x, sp.Rational(lo)),)
+            out.append(S("evaluation", written, "=", value, dom, truth,
+                         f"{sp.sstr(written)} = {sp.sstr(value)} exactly where x >= {kink}; "
+                         f"x in [{lo}, {hi}]" + ("" if truth else f": fails at x = {lo}"),
+                         witness=witness))
+    return out
+
+
+def _gaussian_conjugate(mu, y0) -> mpmath.mpf:
+    """sup_{0<=x<=1} (x y - G_mu(x)) by mpmath at 50 digits: for y < 0 the concave objective
+    is stationary where G_mu'(x) = -exp(mu z - mu^2/2) = y, z = Phi^-1(1 - x); for y >= 0 it
+    is largest at x = 1 (G_mu(1) = 0, the objective non-decreasing)."""
+    with mpmath.workdps(50):
+        mu, y0 = mpmath.mpf(mu), mpmath.mpf(y0)
+        if y0 >= 0:
+            return y0
+        z = (mpmath.log(-y0) + mu ** 2 / 2) / mu
+        return (1 - mpmath.ncdf(z)) * y0 - mpmath.ncdf(z - mu)
+
+
+def _gaussian_conjugate_exact(mu, y0):
+    """The same supremum written exactly (by hand, from the stationary point above)."""
+    if y0 >= 0:
+        return sp.sympify(y0)
+    z = (sp.log(-y0) + sp.sympify(mu) ** 2 / 2) / mu
+    from symdp.core.special import Phi
+
+    return (1 - Phi(z)) * y0 - Phi(z - mu)
+
+
+def _polygon_conjugate(vertices, y0):
+    """sup of x y - f(x) for a convex piecewise-linear f given by its vertices (x, f(x)): the
+    objective is concave and piecewise linear, so its maximum is at a vertex (exact)."""
+    return max(vx * y0 - fx for vx, fx in vertices)
+
+
+def conjugates() -> list:
+    """Closed forms of convex conjugates ``f^*(y) = sup_x (x y - f(x))`` at rational y:
+    G_mu (the stationary point, by hand, checked against mpmath), f_{eps,delta} and its
+    mixture (a vertex of the polygon, exact), true and perturbed by 1/10 or by a relative
+    10^-3.  The written side is ``ConjugateAt(f, y)``: the kernel must check symdp's closed
+    form (issue #27), never take it."""
+    from symdp import EpsDelta, Gaussian, Mixture
+    from symdp.tradeoff import ConjugateAt
+
+    out = []
+    for mu_v, y0 in itertools.product((1, 2, sp.Rational(1, 2)), (-3, -sp.Rational(1, 2),
+                                                                  sp.Rational(1, 5))):
+        exact = _gaussian_conjugate_exact(mu_v, y0)
+        with mpmath.workdps(50):
+            assert abs(mpmath.mpf(sp.N(exact, 60)) - _gaussian_conjugate(mu_v, y0)) < \
+                mpmath.mpf(10) ** -45
+        node = ConjugateAt(Gaussian(mu_v), y0)
+        out.append(S("conjugate", node, "=", exact, {}, True,
+                     f"G_{mu_v}^*({y0}): the stationary point by hand, = mpmath's maximum"))
+        out.append(S("conjugate", node, "=", exact + sp.Rational(1, 10), {}, False,
+                     f"G_{mu_v}^*({y0}) + 1/10: mpmath's maximum differs by 1/10"))
+    eps_, delta_ = sp.Integer(1), sp.Rational(1, 10)
+    kink = (1 - delta_) / (1 + sp.E)
+    eps_delta = [(sp.S.Zero, 1 - delta_), (kink, kink), (1 - delta_, sp.S.Zero),
+                 (sp.S.One, sp.S.Zero)]
+    p_ = sp.Rational(1, 3)
+    mixture = [(vx, p_ * fx + (1 - p_) * (1 - vx)) for vx, fx in eps_delta]
+    for f, vertices, name in ((EpsDelta(eps_, delta_), eps_delta, "f_{1,1/10}"),
+                              (Mixture(EpsDelta(eps_, delta_), p_), mixture, "(f_{1,1/10})_{1/3}")):
+        for y0 in (-4, -1, -sp.Rational(1, 2), sp.Rational(1, 5)):
+            best = _polygon_conjugate(vertices, sp.sympify(y0))
+            exact = sp.nsimplify(best) if best.is_Rational else best
+            node = ConjugateAt(f, y0)
+            wrong = exact * (1 + sp.Rational(1, 1000)) if exact != 0 else sp.Rational(1, 1000)
+            out.append(S("conjugate", node, "=", exact, {}, True,
+                         f"{name}^*({y0}): the largest vertex value, exactly"))
+            out.append(S("conjugate", node, "=", wrong, {}, False,
+                         f"{name}^*({y0}) times 1.001: not the largest vertex value"))
+    return out
+
+
+def issue_27_statements() -> list:
+    """The families of issue #27 that run through the cascade."""
+    return evaluations() + conjugates()
+
+
+def binding_pairs() -> list:
+    """``(claim, certificate, claim_true, why)``: certificates handed to the kernel for a
+    claim that is not theirs (issue #27, item 1) -- the sides moved by a constant, the
+    relation made strict, an equality's certificate for another right-hand side, a domain
+    wider than the certificate's, a mapping that merges two parameters.  Each certificate
+    proves its own claim (the battery checks that too); the claims here are false, each with
+    its witness in ``why`` (exact rationals)."""
+    from symdp.proof.certificates import (Claim, Domain, FiniteCertificate,
+                                          StructuralCertificate, SymbolicCertificate)
+
+    unit = Domain.of({x: UNIT})
+    unit2 = Domain.of({x: UNIT, y: UNIT})
+    ints = Domain.of({n: sp.Range(0, 6)})
+    out = []
+    true_equalities = [
+        ((x + 1) ** 2, x ** 2 + 2 * x + 1, unit),
+        (x * (x - 1), x ** 2 - x, unit),
+        ((x + y) ** 2, x ** 2 + 2 * x * y + y ** 2, unit2),
+        (sp.exp(x) * sp.exp(y), sp.exp(x + y), unit2),
+        (sp.Rational(1, 2) * x + sp.Rational(1, 2) * x, x, unit),
+    ]
+    for lhs, rhs, dom in true_equalities:
+        cert = SymbolicCertificate(lhs, rhs, "=", "symbolic", "simplify", sp.S.Zero)
+        out.append((Claim(lhs, "=", rhs, dom), cert, True, "an identity (its own claim)"))
+        for shift in (sp.Rational(1, 7), -sp.Rational(2, 3)):
+            out.append((Claim(lhs + shift, "=", rhs, dom), cert, False,
+                        f"lhs + {shift} = rhs fails everywhere (the sides differ by {shift})"))
+        out.append((Claim(lhs, "<", rhs, dom), cert, False, "lhs < rhs fails: they are equal"))
+        out.append((Claim(lhs, "=", rhs + x, dom), cert, False,
+                    "rhs + x differs from rhs at x = 1"))
+    for e in (x, x ** 2, 1 - x, x * (1 - x), sp.exp(x)):
+        cert = StructuralCertificate(e, e, "<=", "structural")
+        out.append((Claim(e, "<=", e, unit), cert, True, "the same tree (its own claim)"))
+        out.append((Claim(e, "<", e, unit), cert, False, f"{e} < {e} fails at every point"))
+        out.append((Claim(e, "<=", e - 1, unit), cert, False, "e <= e - 1 fails everywhere"))
+    for k_ in (1, 2, 3):
+        values = ((n, tuple(range(0, 6))),)
+        lhs = n ** k_
+        cert = FiniteCertificate(lhs, sp.Integer(5 ** k_), "<=", "enumeration", values=values,
+                                 cases=6, how="exact")
+        out.append((Claim(lhs, "<=", sp.Integer(5 ** k_), ints), cert, True,
+                    f"n^{k_} <= 5^{k_} on 0..5 (its own claim)"))
+        out.append((Claim(lhs, "<=", sp.Integer(5 ** k_) - 1, ints), cert, False,
+                    f"n^{k_} <= 5^{k_} - 1 fails at n = 5"))
+        wider = Domain.of({n: sp.Range(0, 7)})
+        out.append((Claim(lhs, "<=", sp.Integer(5 ** k_), wider), cert, False,
+                    f"n^{k_} <= 5^{k_} fails at n = 6, outside the certificate's cases"))
+    t = sp.Dummy("t", real=True)
+    for lhs, rhs in ((x, y), (x ** 2, y ** 2), (sp.exp(x), sp.exp(y)), (x + 1, y + 1)):
+        merged = SymbolicCertificate(lhs, rhs, "=", "symbolic", "simplify", sp.S.Zero,
+                                     mapping=((x, t), (y, t)))
+        out.append((Claim(lhs, "=", rhs, unit2), merged, False,
+                    f"{lhs} = {rhs} fails at x = 0, y = 1 (a mapping of x and y onto one symbol)"))
+    return out

@@ -163,15 +163,17 @@ def test_a_function_the_kernel_does_not_know_to_be_continuous_is_not_proved_cont
     # asked of the kernel directly, since validate_tradeoff refutes this function on another
     # condition first (f(1) = 1/2 > 0)
     from symdp.proof import kernel
-    from symdp.proof.certificates import ContinuityCertificate, Domain
+    from symdp.proof.certificates import Claim, ContinuityCertificate, Domain
 
     g = sp.floor(2 * alpha) / 4 + (1 - alpha) / 2
     below, at = sp.Rational(1, 2) - sp.Rational(1, 10 ** 9), sp.Rational(1, 2)
     assert g.subs(alpha, at) - g.subs(alpha, below) > sp.Rational(1, 5)     # the jump, exactly
-    result = kernel.accept(ContinuityCertificate(g, g, "=", "continuity", variable=alpha),
-                           Domain.of({alpha: sp.Interval(0, 1)}))
+    domain = Domain.of({alpha: sp.Interval(0, 1)})
+    result = kernel.accept(Claim.continuity(g, alpha, domain),
+                           ContinuityCertificate(g, g, "=", "continuity", variable=alpha))
     assert not result.holds_everywhere
     # the same certificate for a continuous function is accepted (the test can fail)
-    ok = kernel.accept(ContinuityCertificate((1 - alpha) / 2, (1 - alpha) / 2, "=", "continuity",
-                                             variable=alpha), Domain.of({alpha: sp.Interval(0, 1)}))
+    h = (1 - alpha) / 2
+    ok = kernel.accept(Claim.continuity(h, alpha, domain),
+                       ContinuityCertificate(h, h, "=", "continuity", variable=alpha))
     assert ok.holds_everywhere

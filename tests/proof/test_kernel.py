@@ -19,12 +19,21 @@ import sympy as sp
 from symdp.core.errors import DerivationError
 from symdp.proof import Derivation, Step, Verdict, check_derivation
 from symdp.proof import kernel
-from symdp.proof.certificates import (BoxCertificate, BoxSearch, Domain, Fact, FiniteCertificate,
+from symdp.proof.certificates import (Claim, BoxCertificate, BoxSearch, Domain, Fact, FiniteCertificate,
                                       StructuralCertificate, SymbolicCertificate)
 
 ROOT = Path(__file__).resolve().parents[2]
 x, y = sp.symbols("x y", real=True)
 n = sp.Symbol("n", integer=True)
+
+
+def accept(cert, domain, written=None):
+    """The kernel's judgement of ``cert`` as a proof of the claim of its own sides (or of the
+    ``written`` ones) and relation, on ``domain``."""
+    lhs, rhs = written or (cert.lhs, cert.rhs)
+    if cert.stage == "continuity":
+        return kernel.accept(Claim.continuity(lhs, cert.variable, domain), cert)
+    return kernel.accept(Claim(lhs, cert.relation, rhs, domain), cert)
 
 
 def _one(lhs, rel, rhs, hyp, **step):
@@ -67,8 +76,8 @@ def test_a_stage_cannot_issue_a_holding_verdict():
 
 def test_structural_certificate_is_accepted_only_for_the_same_tree():
     d = Domain.of({x: sp.Interval(0, 1)})
-    assert kernel.accept(StructuralCertificate(x, x, "<=", "structural"), d).verdict is Verdict.PROVED
-    r = kernel.accept(StructuralCertificate(x, x + 1, "<=", "structural"), d)
+    assert accept(StructuralCertificate(x, x, "<=", "structural"), d).verdict is Verdict.PROVED
+    r = accept(StructuralCertificate(x, x + 1, "<=", "structural"), d)
     assert r.verdict is Verdict.UNDECIDED and "kernel refused" in r.detail
 
 
@@ -76,11 +85,11 @@ def test_a_finite_certificate_of_part_of_an_infinite_set_is_evidence():
     m = sp.Symbol("m")
     d = Domain.of({m: sp.Range(2, sp.oo)})
     c = FiniteCertificate(m, m, "=", "enumeration", values=((m, tuple(range(2, 7))),), cases=5)
-    r = kernel.accept(c, d)
+    r = accept(c, d)
     assert r.verdict is Verdict.ENUMERATED_ON_RANGE and not r.holds_everywhere
     assert "exactly for m <= 6" in r.detail
     whole = Domain.of({m: sp.Range(2, 7)})
-    assert kernel.accept(c, whole).verdict is Verdict.ENUMERATED
+    assert accept(c, whole).verdict is Verdict.ENUMERATED
 
 
 def _box(lhs, rel, rhs, coordinates, leaves, **kw):
@@ -95,9 +104,9 @@ def test_a_box_that_misses_part_of_the_domain_is_refused():
     half = ((Fraction(0), Fraction(1, 2)),)
     c = _box(x, "<=", sp.Rational(3, 4), ((x, x, Fraction(0), Fraction(1, 2), False, None),),
              ((half, "decided", None),))
-    r = kernel.accept(c, Domain.of({x: sp.Interval(0, 1)}))
+    r = accept(c, Domain.of({x: sp.Interval(0, 1)}))
     assert r.verdict is Verdict.UNDECIDED and "do not cover" in r.detail
-    ok = kernel.accept(c, Domain.of({x: sp.Interval(0, sp.Rational(1, 2))}))
+    ok = accept(c, Domain.of({x: sp.Interval(0, sp.Rational(1, 2))}))
     assert ok.verdict is Verdict.CERTIFIED and "1 leaves re-evaluated" in ok.detail
 
 
@@ -108,7 +117,7 @@ def test_a_leaf_whose_margin_has_the_wrong_sign_is_refused():
     whole = ((Fraction(0), Fraction(1)),)
     c = _box(x, "<=", sp.Rational(3, 4), ((x, x, Fraction(0), Fraction(1), False, None),),
              ((whole, "split", (a, b)), (a, "decided", None), (b, "decided", None)))
-    r = kernel.accept(c, Domain.of({x: sp.Interval(0, 1)}))
+    r = accept(c, Domain.of({x: sp.Interval(0, 1)}))
     assert r.verdict is Verdict.UNDECIDED and "not certified on x in [1/2, 1]" in r.detail
 
 
@@ -119,9 +128,9 @@ def test_a_search_tree_with_a_hole_or_a_false_split_is_refused():
     coords = ((x, x, Fraction(0), Fraction(1), False, None),)
     holed = _box(x ** 2, "<=", sp.S.One, coords,
                  ((whole, "split", (a, b)), (a, "decided", None), (b, "decided", None)))
-    assert "not a partition" in kernel.accept(holed, Domain.of({x: sp.Interval(0, 1)})).detail
+    assert "not a partition" in accept(holed, Domain.of({x: sp.Interval(0, 1)})).detail
     unreached = _box(x ** 2, "<=", sp.S.One, coords, ((a, "decided", None),))
-    assert "does not reach" in kernel.accept(unreached, Domain.of({x: sp.Interval(0, 1)})).detail
+    assert "does not reach" in accept(unreached, Domain.of({x: sp.Interval(0, 1)})).detail
 
 
 def test_a_change_of_variables_onto_an_unbounded_range_is_read_exactly():
@@ -132,8 +141,8 @@ def test_a_change_of_variables_onto_an_unbounded_range_is_read_exactly():
     c = _box(x / (1 + x), "<=", sp.Integer(2),
              ((x, t, Fraction(0), Fraction(1), False, 2 + t / (1 - t)),),
              ((whole, "decided", None),), searched=searched)
-    assert kernel.accept(c, Domain.of({x: sp.Interval(2, sp.oo)})).verdict is Verdict.CERTIFIED
-    assert kernel.accept(c, Domain.of({x: sp.Interval(1, sp.oo)})).verdict is Verdict.UNDECIDED
+    assert accept(c, Domain.of({x: sp.Interval(2, sp.oo)})).verdict is Verdict.CERTIFIED
+    assert accept(c, Domain.of({x: sp.Interval(1, sp.oo)})).verdict is Verdict.UNDECIDED
 
 
 def test_a_finite_certificate_that_lies_about_one_case_is_refused():
@@ -141,11 +150,11 @@ def test_a_finite_certificate_that_lies_about_one_case_is_refused():
     assert 4 ** 2 > 10   # the truth, by exact arithmetic
     c = FiniteCertificate(n ** 2, sp.Integer(10), "<=", "enumeration",
                           values=((n, tuple(range(5))),), cases=5, how="exact")
-    r = kernel.accept(c, Domain.of({n: sp.Range(0, 5)}))
+    r = accept(c, Domain.of({n: sp.Range(0, 5)}))
     assert r.verdict is Verdict.UNDECIDED and "n = 4 fails" in r.detail
     true = FiniteCertificate(n ** 2, sp.Integer(16), "<=", "enumeration",
                              values=((n, tuple(range(5))),), cases=5, how="exact")
-    assert kernel.accept(true, Domain.of({n: sp.Range(0, 5)})).verdict is Verdict.ENUMERATED
+    assert accept(true, Domain.of({n: sp.Range(0, 5)})).verdict is Verdict.ENUMERATED
 
 
 def test_a_finite_certificate_beyond_the_budget_is_refused_not_sampled():
@@ -153,25 +162,25 @@ def test_a_finite_certificate_beyond_the_budget_is_refused_not_sampled():
     big = kernel.replay.FINITE_CASES + 1
     c = FiniteCertificate(m, sp.Integer(big), "<=", "enumeration",
                           values=((m, tuple(range(big))),), cases=big, how="exact")
-    r = kernel.accept(c, Domain.of({m: sp.Range(0, big)}))
+    r = accept(c, Domain.of({m: sp.Range(0, big)}))
     assert r.verdict is Verdict.UNDECIDED and "budget" in r.detail
 
 
 def test_an_equality_case_that_is_not_exact_is_not_enumerated():
     c = FiniteCertificate(sp.sqrt(2) * n, sp.sqrt(2) * n, "<=", "certified",
                           values=((n, (1, 2)),), cases=2, how="balls")
-    assert kernel.accept(c, Domain.of({n: sp.FiniteSet(1, 2)})).verdict is Verdict.CERTIFIED
+    assert accept(c, Domain.of({n: sp.FiniteSet(1, 2)})).verdict is Verdict.CERTIFIED
     eq = FiniteCertificate(sp.exp(n), sp.exp(n) + sp.Rational(1, 10 ** 40), "=", "certified",
                            values=((n, (1,)),), cases=1, how="balls")
-    assert kernel.accept(eq, Domain.of({n: sp.FiniteSet(1)})).verdict is Verdict.UNDECIDED
+    assert accept(eq, Domain.of({n: sp.FiniteSet(1)})).verdict is Verdict.UNDECIDED
 
 
 def test_a_symbolic_certificate_whose_difference_is_wrong_is_refused():
     d = Domain.of({x: sp.Interval(0, 1)})
     wrong = SymbolicCertificate(x + 1, x, "=", "symbolic", "simplify", sp.S.Zero)
-    assert kernel.accept(wrong, d).verdict is Verdict.UNDECIDED
+    assert accept(wrong, d).verdict is Verdict.UNDECIDED
     claimed = SymbolicCertificate(x ** 2, x, "<=", "symbolic", "simplify", x ** 2 - x - 5)
-    assert "does not simplify" in kernel.accept(claimed, d).detail
+    assert "does not simplify" in accept(claimed, d).detail
 
 
 def test_facts_are_confirmed_by_z3_exactly_or_by_balls():
@@ -271,9 +280,9 @@ def test_a_box_certificate_of_the_stage_is_replayed_and_a_tampered_one_refused()
     cert, _, _ = certified_stage(sp.exp(x), 1 + x, ">=", d, step, 0, dps=30, points=8)
     assert isinstance(cert, BoxCertificate) and cert.searches[0].leaves
     domain = Domain.of({x: sp.Interval(-3, 3)})
-    assert kernel.accept(cert, domain).verdict is Verdict.CERTIFIED
+    assert accept(cert, domain).verdict is Verdict.CERTIFIED
     false = sp.Integer(1) + x + sp.Rational(1, 10)
     assert sp.exp(0) < false.subs(x, 0)
     lying = dataclasses.replace(cert, rhs=false, searches=tuple(
         dataclasses.replace(q, rhs=false) for q in cert.searches))
-    assert kernel.accept(lying, domain).verdict is Verdict.UNDECIDED
+    assert accept(lying, domain).verdict is Verdict.UNDECIDED

@@ -19,6 +19,15 @@ mu = sp.Symbol("mu")
 _t = sp.Dummy("t")
 
 
+def object_hypotheses(r) -> tuple:
+    """The hypotheses of ``r`` that come from the objects' assumptions: those of the closed
+    forms the kernel has no rule for (a test object's, Eq. 14's) are of another kind (issue
+    #27) and are left out here."""
+    from symdp.proof.kernel.closed_forms import UNCHECKED
+
+    return tuple(h for h in r.hypotheses if not h.endswith(f"({UNCHECKED})"))
+
+
 class _ChosenAtAWitness(TradeOff):
     """Id, whose (irrelevant) closed form claims to rest on ``mu <= 1``: a stand-in for an
     object that decided an ordering at a witness point."""
@@ -42,19 +51,21 @@ def _check(domain_of_mu, **kw):
 
 def test_a_choice_proved_over_the_domain_is_a_fact():
     r = _check(sp.Interval(0, 1)).steps[0]
-    assert r.verdict.value == "PROVED" and r.holds_everywhere
-    assert r.hypotheses == () and len(r.facts) == 1 and r.facts[0].startswith("mu <= 1 (")
+    # the test object's closed form is no kernel definition: the verdict rests on it (#27)
+    assert r.verdict.value == "PROVED" and len(r.hypotheses) == 1
+    assert r.hypotheses[0].startswith("_ChosenAtAWitness(mu)(alpha) = 1 - alpha (")
+    assert object_hypotheses(r) == () and len(r.facts) == 1 and r.facts[0].startswith("mu <= 1 (")
 
 
 def test_a_choice_wrong_on_part_of_the_domain_is_a_hypothesis_the_verdict_prints():
     report = _check(sp.Interval(0, 2))
     r = report.steps[0]
-    assert r.verdict.value == "PROVED" and r.hypotheses == ("mu <= 1",)
+    assert r.verdict.value == "PROVED" and object_hypotheses(r) == ("mu <= 1",)
     assert not r.holds_everywhere and r.under_hypotheses
-    assert r.label == "PROVED under: mu <= 1"
+    assert r.label.startswith("PROVED under: ") and r.label.endswith("; mu <= 1")
     assert "REFUTED at mu=" in r.detail and "the choice is wrong there" in r.detail
     assert summary([report], [])["holds_everywhere"] == 0
-    assert "PROVED under: mu <= 1" in text_report([report], [])
+    assert "; mu <= 1" in text_report([report], [])
     assert not r.meets(require_proof=True)
 
 
@@ -97,7 +108,7 @@ def test_subsample_choice_wrong_beyond_delta_one_is_not_reported_as_holding_ther
     narrow = check_derivation(Derivation("narrow", "C_p <= Id", "t",
                                          {**hyps, delta: sp.Interval(0, 1)}, step),
                               points=8).steps[0]
-    assert narrow.hypotheses == () and narrow.holds_everywhere is narrow.verdict.holds_everywhere
+    assert object_hypotheses(narrow) == ()
     assert sum("(1 - delta)/(exp(varepsilon) + 1)" in f for f in narrow.facts) == 2
     assert len(set(narrow.facts)) == len(narrow.facts)
 
@@ -138,5 +149,5 @@ def test_an_assumption_that_cannot_be_checked_is_carried_never_dropped():
     d = Derivation("unchecked", "f <= Id", "test", {alpha: sp.Interval(0, 1), mu: sp.Interval(0, 1)},
                    (Step(_ChosenOffTheDomain(mu)(alpha), "<=", 1 - alpha, "f <= Id"),))
     r = check_derivation(d, points=8).steps[0]
-    assert r.hypotheses == ("nu <= 1",) and not r.holds_everywhere
+    assert object_hypotheses(r) == ("nu <= 1",) and not r.holds_everywhere
     assert "not checked: no domain for nu" in r.detail

@@ -280,3 +280,57 @@ def test_kernel_family_statement_typed(index):
     family, argv, truth, why = TYPED[index]
     wrong, what = typed_outcome(argv, truth)
     assert not wrong, (" ".join(argv), "true" if truth else "false", why, what)
+
+
+# ---------------------------------------------------------------------------------------
+# Issue #27: a verdict is bound to the statement as written.  Two families through the
+# cascade -- sides SymPy rewrites under the domain's assumptions (``evaluation``) and closed
+# forms of convex conjugates (``conjugate``) -- and one straight into the kernel: certificates
+# handed in for a claim that is not theirs (``binding``).  Truth in soundness_families.py.
+# ---------------------------------------------------------------------------------------
+
+from soundness_families import binding_pairs, issue_27_statements  # noqa: E402
+
+ISSUE_27 = issue_27_statements()
+ISSUE_27_IDS = []
+for _s in ISSUE_27:
+    ISSUE_27_IDS.append(f"{_s.family}-{sum(1 for i in ISSUE_27_IDS if i.startswith(_s.family))}"
+                        f"-{'true' if _s.true else 'false'}")
+BINDING = binding_pairs()
+
+
+def test_the_issue_27_families_are_large_and_balanced():
+    counts = collections.Counter((s.family, s.true) for s in ISSUE_27)
+    for family in ("evaluation", "conjugate"):
+        assert counts[(family, True)] + counts[(family, False)] >= 30, family
+        assert counts[(family, True)] >= 5 and counts[(family, False)] >= 5, family
+    assert len(BINDING) >= 30 and sum(1 for *_, truth, _ in BINDING if not truth) >= 30
+    for s in ISSUE_27:
+        if not s.true and s.hypotheses:
+            assert s.witness, s.label
+            for symbol, value in s.witness:
+                assert value in s.hypotheses[symbol], (s.label, symbol, value)
+
+
+@pytest.mark.parametrize("index", range(len(ISSUE_27)), ids=ISSUE_27_IDS)
+def test_issue_27_statement(index):
+    s = ISSUE_27[index]
+    wrong, what = kernel_outcome(s)
+    assert not wrong, (s.label, "true" if s.true else "false", s.why, what)
+    if s.family == "evaluation" and not s.true:   # an exact witness: the search finds it
+        r = _kernel_check(s)
+        assert r.verdict is Verdict.REFUTED, (s.label, s.why, r.verdict, r.detail)
+
+
+@pytest.mark.parametrize("index", range(len(BINDING)),
+                         ids=[f"binding-{i}-{'true' if t else 'false'}"
+                              for i, (_, _, t, _) in enumerate(BINDING)])
+def test_a_certificate_proves_its_own_claim_only(index):
+    from symdp.proof import kernel
+
+    claim, certificate, truth, why = BINDING[index]
+    r = kernel.accept(claim, certificate)
+    if truth:   # the certificate is good for its own claim: the refusals below mean something
+        assert r.holds_everywhere, (claim.text(), why, r.detail)
+    else:
+        assert not r.holds_everywhere, (claim.text(), "is false:", why, r.detail)

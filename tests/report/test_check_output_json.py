@@ -53,11 +53,15 @@ def test_json_v2_says_the_scope_of_every_step_and_round_trips():
     assert [s["holds_everywhere"] for s in steps] == [True, False, False, False]
     assert [s["evidence_only"] for s in steps] == [False, True, False, False]
     assert [s["under_hypotheses"] for s in steps] == [False, False, True, False]
-    assert steps[2]["hypotheses"] == ["mu <= 1"] and steps[2]["label"] == "PROVED under: mu <= 1"
+    # the test object's closed form is no kernel definition: the verdict rests on it too
+    closed = "_Chosen(mu)(alpha) = 1 - alpha (symdp's closed form, not checked by the kernel)"
+    assert steps[2]["hypotheses"] == [closed, "mu <= 1"]
+    assert steps[2]["label"] == f"PROVED under: {closed}; mu <= 1"
     assert "points only" in steps[1]["scope"] and "evidence, not proof" in steps[1]["scope"]
     assert steps[0]["scope"].startswith("holds for every parameter value")
     conclusion = data["derivations"][0]["conclusion"]
-    assert conclusion["holds_everywhere"] is False and conclusion["hypotheses"] == ["mu <= 1"]
+    assert conclusion["holds_everywhere"] is False and conclusion["hypotheses"] == [closed,
+                                                                                   "mu <= 1"]
     assert data["derivations"][0]["domains"] == {"x": "Interval(0, 1)", "alpha": "Interval(0, 1)",
                                                  "mu": "Interval(0, 2)"}
     s = data["summary"]
@@ -69,7 +73,7 @@ def test_json_v2_says_the_scope_of_every_step_and_round_trips():
     back = parse_check_json(data)
     assert [report_dict(r) for r in back.reports] == data["derivations"]
     assert report_dict(view_of_report(reports[0])) == data["derivations"][0]
-    assert back.reports[0].steps[2].hypotheses == ("mu <= 1",)
+    assert back.reports[0].steps[2].hypotheses == (closed, "mu <= 1")
 
 
 def test_require_proof_is_recorded_in_the_summary():

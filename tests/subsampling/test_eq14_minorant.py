@@ -19,7 +19,7 @@ import sympy as sp
 
 from symdp import Phi
 from symdp.proof import kernel
-from symdp.proof.certificates import Domain
+from symdp.proof.certificates import Claim, Domain
 from symdp.proof.convex_proofs import ProofBuilder, eq14_minorant, inverse_closed_form, unfold_all
 from symdp.proof.kernel import convex as K
 from symdp.subsampling.operator import eq14_closed_form
@@ -66,7 +66,7 @@ def _certificate(F, hyp, x0, method, builder=None):
 
 
 def _accept(cert, hyp):
-    return kernel.accept(cert, _domain(hyp), (cert.lhs, cert.rhs))
+    return kernel.accept(Claim(cert.lhs, cert.relation, cert.rhs, _domain(hyp)), cert)
 
 
 def test_eq14_is_proved_for_every_symmetric_f():
@@ -233,7 +233,8 @@ EQ14 = sp.Piecewise((A_EXPR, x <= R(1, 5)), (R(7, 10) - x, x <= R(1, 2)), (B_EXP
 
 def test_the_elementary_eq14_certificate_is_accepted():
     cert = _minorant(EQ14, (("graph", 0), ("chord",), ("graph", 1)), MIN)
-    assert kernel.accept(cert, D, (cert.lhs, cert.rhs)).verdict.value == "PROVED"
+    claim = Claim(cert.lhs, cert.relation, cert.rhs, D)
+    assert kernel.accept(claim, cert).verdict.value == "PROVED"
     for at in (Fraction(1, 10), Fraction(3, 10), Fraction(3, 4)):
         value = EQ14.xreplace({x: sp.Rational(at.numerator, at.denominator)})
         assert Fraction(int(value.p), int(value.q)) == _exact_envelope(at)
@@ -270,10 +271,10 @@ def test_an_obligation_switched_off_lets_a_false_envelope_hold(kind, monkeypatch
     value = h.xreplace({x: sp.Rational(at.numerator, at.denominator)}) if isinstance(h, sp.Basic) else h
     assert Fraction(int(value.p), int(value.q)) != _truth(g, at)          # the claim is false
     cert = _minorant(h, kinds, g)
-    assert not kernel.accept(cert, D, (cert.lhs, cert.rhs)).holds_everywhere
+    assert not kernel.accept(Claim(cert.lhs, cert.relation, cert.rhs, D), cert).holds_everywhere
     _off(monkeypatch, kind)
     cert = _minorant(h, kinds, g)
-    assert kernel.accept(cert, D, (cert.lhs, cert.rhs)).holds_everywhere
+    assert kernel.accept(Claim(cert.lhs, cert.relation, cert.rhs, D), cert).holds_everywhere
 
 
 def test_the_affine_check_switched_off_lets_a_bent_chord_hold(monkeypatch):
@@ -284,5 +285,5 @@ def test_the_affine_check_switched_off_lets_a_bent_chord_hold(monkeypatch):
         K.minorant_obligations(h, TradeOffAt(ConvexEnvelope(A), x), x, (("chord",),), D)
     monkeypatch.setattr(K, "_affine", lambda e, v: True)
     cert = _minorant(h, (("chord",),), A)
-    assert kernel.accept(cert, D, (cert.lhs, cert.rhs)).holds_everywhere
+    assert kernel.accept(Claim(cert.lhs, cert.relation, cert.rhs, D), cert).holds_everywhere
     assert Fraction(1, 2) * Fraction(1, 2) / 10 != 0          # h(1/2) < A(1/2) = A**(1/2)

@@ -44,7 +44,7 @@ def test_closed_form_branch_of_gdp_profile_is_gaussian():
     profile = Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2)
     branch = from_privacy_profile(profile, eps).upper_branch(alpha)
     # Phi^{-1}(1 - a) = -Phi^{-1}(a): the two forms are the same expression
-    from symdp.tradeoff.solve import phi_normal_form
+    from symdp.core.special import phi_normal_form
 
     assert branch == phi_normal_form(Gaussian(mu).expr(alpha))
     for m, a in [(1, "1/7"), (3, "2/3")]:

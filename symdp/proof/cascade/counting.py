@@ -3,7 +3,8 @@ whose sides hold :class:`~symdp.core.enumerable.Enumerated` atoms is proved for 
 parameter value when each atom has a closed form derived through the counting lemmas
 (its ``counting_derivation()`` hook; :mod:`symdp.core.counting`) and the relation between
 the closed forms is proved (:mod:`symdp.proof.residual`).  The certificate goes to the
-kernel (:func:`symdp.proof.kernel.accept`), which re-checks the lemma applications, compares
+kernel (:func:`symdp.proof.kernel.accept`, called by the cascade -- the one door), which
+re-checks the lemma applications, compares
 every atom's closed form with its enumeration at small cases, and re-checks the algebra.
 A stage that cannot derive or prove returns None: the enumeration stage then runs, as
 evidence on its range.
@@ -20,9 +21,8 @@ import itertools
 import sympy as sp
 
 from ...core.enumerable import Enumerated
-from ..certificates import CountingCertificate, Domain
+from ..certificates import CountingCertificate
 from ..derivation import Derivation, Step
-from ..kernel import accept
 from ..residual import domain_facts, prove_residual
 from ..sampling import conditions_on
 
@@ -68,7 +68,8 @@ def _admissible(symbols, ranges, hypotheses, conditions) -> tuple:
 
 
 def counting_stage(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
-    """``(StepResult or None, note)``: a kernel-accepted proof, or None and why not."""
+    """``(CountingCertificate or None, note)``: a proof for the kernel to accept, or None and
+    why not."""
     atoms = sorted(lhs.atoms(Enumerated) | rhs.atoms(Enumerated), key=sp.default_sort_key)
     if not atoms:
         return _residual_algebra(lhs, rhs, relation, derivation, step)
@@ -87,13 +88,9 @@ def counting_stage(lhs, rhs, relation, derivation: Derivation, step: Step) -> tu
     if residual is None:
         return None, "counting: closed forms derived, the algebra after them not proved"
     symbols = set().union(*[a.free_symbols for a in atoms])
-    cert = CountingCertificate(lhs, rhs, relation, "counting", atoms=tuple(derived),
-                               residual=residual, checks=check_points(derivation, step, symbols))
-    domain = Domain.of(derivation.hypotheses, derivation.constraints, step.side_conditions)
-    result = accept(cert, domain)
-    if not result.verdict.holds_everywhere:
-        return None, result.detail
-    return result, ""
+    return CountingCertificate(lhs, rhs, relation, "counting", atoms=tuple(derived),
+                               residual=residual,
+                               checks=check_points(derivation, step, symbols)), ""
 
 
 def _needs_atoms(expr) -> bool:
@@ -102,9 +99,9 @@ def _needs_atoms(expr) -> bool:
 
 
 def _residual_algebra(lhs, rhs, relation, derivation: Derivation, step: Step) -> tuple:
-    """``(StepResult or None, note)`` for a step without counts: the algebra of integer
-    parameters (powers with symbolic exponents, binomials, factorials, exp, log) proved for
-    every value (:func:`~symdp.proof.residual.prove_residual`), accepted by the kernel."""
+    """``(CountingCertificate or None, note)`` for a step without counts: the algebra of
+    integer parameters (powers with symbolic exponents, binomials, factorials, exp, log)
+    proved for every value (:func:`~symdp.proof.residual.prove_residual`), for the kernel."""
     free = lhs.free_symbols | rhs.free_symbols
     hypotheses = derivation.hypotheses
     if not free or not (_needs_atoms(lhs) or _needs_atoms(rhs)) or \
@@ -115,8 +112,4 @@ def _residual_algebra(lhs, rhs, relation, derivation: Derivation, step: Step) ->
     residual = prove_residual(lhs, relation, rhs, facts, hypotheses)
     if residual is None:
         return None, "residual algebra: not proved for every value"
-    cert = CountingCertificate(lhs, rhs, relation, "residual", residual=residual)
-    result = accept(cert, Domain.of(hypotheses, derivation.constraints, step.side_conditions))
-    if not result.verdict.holds_everywhere:
-        return None, result.detail
-    return result, ""
+    return CountingCertificate(lhs, rhs, relation, "residual", residual=residual), ""

@@ -1,7 +1,8 @@
 """The induction stage of the check cascade (issue #20): a step with ``induction=(n, n0)``
 is proved for every integer ``n >= n0`` by a base case at ``n = n0`` and an inductive step
 P(n) => P(n + 1), each a residual proof (:mod:`symdp.proof.residual`) that the kernel
-re-checks (:class:`~symdp.proof.certificates.InductionCertificate`).
+re-checks (:class:`~symdp.proof.certificates.InductionCertificate`, accepted by the cascade
+through :func:`symdp.proof.kernel.accept`, the one door).
 
 The step is set up by *peeling* the left-hand side at ``n + 1`` into its value at ``n``:
 ``Sum(f(i), (i, a, n + 1)) = Sum(f(i), (i, a, n)) + f(n + 1)`` (``Finset.sum_range_succ``),
@@ -13,9 +14,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..certificates import Domain, InductionCertificate
+from ..certificates import InductionCertificate
 from ..derivation import Derivation, Step
-from ..kernel import accept
 from ..residual import domain_facts, prove_residual
 from ..verdict import StepResult, Verdict
 
@@ -40,7 +40,9 @@ def peel(expr, v):
     return shifted.replace(lambda e: isinstance(e, (sp.Sum, sp.Product, sp.Pow)), rule)
 
 
-def induction_stage(step: Step, derivation: Derivation) -> StepResult:
+def induction_stage(step: Step, derivation: Derivation):
+    """An :class:`InductionCertificate` for the kernel, or an UNDECIDED StepResult saying
+    which part is not proved."""
     v, start = step.induction
     start = sp.sympify(start)
     H = sp.Dummy("H")
@@ -66,7 +68,5 @@ def induction_stage(step: Step, derivation: Derivation) -> StepResult:
     if inductive is None:
         return StepResult(Verdict.UNDECIDED, f"induction on {v} from {start}: the base case "
                           f"holds, the step P({v}) => P({v} + 1) is not proved", "induction")
-    cert = InductionCertificate(lhs, rhs, rel, "induction", variable=v, start=start,
+    return InductionCertificate(lhs, rhs, rel, "induction", variable=v, start=start,
                                 hypothesis=H, peeled=peeled, base=base, step=inductive)
-    return accept(cert, Domain.of(derivation.hypotheses, derivation.constraints,
-                                  step.side_conditions))

@@ -33,8 +33,7 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
         tried.append("symbolic: skipped (enumerated quantities)")
         return
     diff = L - R
-    from ...core.special import to_erfc  # local: keeps the proof package free of cycles
-    from ...tradeoff.solve import phi_normal_form
+    from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
     attempts = [
         ("simplify", lambda d: sp.simplify(d)),

@@ -1,45 +1,69 @@
 r"""The trusted kernel of the check cascade: the only code that says a step *holds*.
 
 The stages are untrusted proposers that return certificates (:mod:`symdp.proof.certificates`).
-:func:`accept` turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
-ENUMERATED_ON_RANGE) only after checking, itself (issue #19):
+:func:`accept` -- ``accept(claim, certificate)``, the one door of every verdict that holds:
+the check cascade, the counting and induction stages and :mod:`symdp.proof.claims` all call
+it -- turns a certificate into PROVED, CERTIFIED or ENUMERATED (or the evidence
+ENUMERATED_ON_RANGE) only after checking, itself (issues #19, #27):
 
+* **the claim** -- the certificate proves *this* :class:`~symdp.proof.certificates.Claim`
+  (the sides as written, the relation, the domain): its relation proves the claim's, and its
+  sides are the written ones or are shown equal to them by the kernel's own rules
+  (:mod:`.closed_forms`: the table of definitions, a conjugate checked by :mod:`.conjugate`,
+  SymPy's evaluation under the domain's assumptions compared at admissible points and by the
+  trusted equality); a closed form no rule checks is a hypothesis of the verdict, never
+  trusted.  A mapping must be a renaming, a box's main search of the claim's margin.  The
+  token (:class:`Acceptance`) carries the claim; :func:`require_bound` refuses a verdict whose
+  token is for another;
 * **declarations** -- every Symbol's own assumptions (``positive=True``...) hold on its stated
   set, else :class:`~symdp.core.errors.DerivationError` naming them (:func:`check_declarations`);
 * **coverage** -- the certificate's set contains the step's whole :class:`Domain`: a finite
   set must hold every admissible point, integer lattice included (part of an infinite set is
   ENUMERATED_ON_RANGE: evidence); the search boxes of a ball search (exact rational ends,
   changes of variables read here) and its integer tails must contain every parameter's set;
-* **definedness** -- both sides, as written, are defined on the whole domain (every
-  denominator non-zero, log argument positive, fractional power's base non-negative:
-  :func:`hazards`), each condition confirmed as a fact; else UNDECIDED naming it;
+* **definedness** -- both sides, as written (unfolded by the kernel's definitions), are
+  defined on the whole domain, deny by default (:mod:`.definedness`: every node is total,
+  partial with a rule -- denominators, logs, fractional powers, PhiInv, factorial/gamma poles,
+  asin, tan, symdp's values, finite sums, Gaussian-tailed integrals, infinities -- or refused
+  by name), each condition confirmed as a fact; else UNDECIDED naming it;
 * **facts** -- every sign or integrality fact a certificate relies on, and those the kernel
   re-derives from a monotonicity or reparametrisation argument, is confirmed a second way
-  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity;
+  (:func:`confirm`): exact evaluation, z3, Arb balls over sub-boxes, binomial positivity,
+  signs by structure;
 * **the work itself** -- every case of a finite certificate is re-evaluated exactly (at
   most 4096), and every leaf of a box certificate's search trees is replayed with the
-  kernel's own balls (:mod:`.replay`); continuity of a trade-off function's piece is accepted
-  for expressions built from functions continuous where defined, defined on the domain.
+  kernel's own balls (:mod:`.replay`); the monotone maps of a *reduced* relation are
+  re-derived from the claim with every side condition confirmed (:func:`.replay.reduction`),
+  and the branch a Piecewise/Max/Min/Abs takes on each open piece between exact breakpoints
+  is re-derived (exact or Arb signs at the midpoint, no root of a switching function inside
+  the piece: :func:`.replay.piece_branch`); continuity of a trade-off function's piece is
+  accepted for expressions built from functions continuous where defined, defined on the
+  domain.
 
-Modules: this one seals; :mod:`.definedness` lists where an expression is defined;
-:mod:`.deciders` confirms facts (and holds the trusted equality);
+Modules: this one seals; :mod:`.closed_forms` binds a written side to a certificate's;
+:mod:`.conjugate` checks a convex conjugate's closed form; :mod:`.definedness` lists where an
+expression is defined; :mod:`.deciders` confirms facts (and holds the trusted equality);
 :mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
 counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
 
-What the kernel trusts, and nothing else: SymPy's ``simplify`` (and ``diff``, ``factor``)
-for equalities of expressions defined on the domain, re-run here, never read from a
-certificate; SymPy's exact arithmetic on rationals and its set operations on intervals and
-ranges; python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's
-interval enclosures of the atoms z3 does not know; the ``enumerate`` definitions of
-Enumerated atoms and the counting lemmas of :mod:`symdp.core.counting`.  Two stage arguments
-are still taken on the stage's word, named in the certificate's detail: a box search of a
-relation *reduced* by :mod:`symdp.proof.cascade.certified.reduce` (its leaves are replayed,
-the monotone maps of the reduction are not), and that a Piecewise margin takes one branch on
-each open piece between the exact breakpoints of :mod:`~symdp.proof.cascade.certified.pieces`
-(the leaves and the breakpoints themselves are checked here).  Every budget is counted in
-work -- z3's ``rlimit``, sub-boxes, leaves, points -- never in seconds.
+The trusted base (:data:`TRUSTED_BASE`, enforced by the import contract ``trusted-base`` of
+pyproject.toml): this package (3040 lines), certificates, verdict and budgets (861),
+core's errors, special, counting, enumerable and sympy_fixes (920), the ball compiler with
+balls, ball_ops, ball_inverse and roots (1185): 6006 lines in all.  Beside it the kernel
+trusts: SymPy's ``simplify`` (and ``diff``, ``factor``, ``phi_normal_form``) for equalities of
+expressions defined on the domain, re-run here, never read from a certificate; SymPy's
+automatic evaluation under the domain's assumptions, its ``doit`` of its own ``Integral``,
+``Sum``, ``Product``, ``Limit``, ``Derivative`` included (compared with the written side at
+admissible points); SymPy's exact arithmetic on rationals and its set operations on intervals
+and ranges, with its known-wrong answers corrected (:mod:`symdp.core.sympy_fixes`);
+python-flint's Arb balls, through :mod:`symdp.numeric.ball_compiler`; z3; mpmath's interval
+enclosures of the atoms z3 does not know; the ``enumerate`` definitions of Enumerated atoms
+and the counting lemmas of :mod:`symdp.core.counting`.  No stage argument of the certified
+stage is taken on the stage's word: the reductions of
+:mod:`symdp.proof.cascade.certified.reduce` and the pieces of
+:mod:`~symdp.proof.cascade.certified.pieces` are re-derived here (issue #27, item 3).  Every budget is counted in work -- z3's
+``rlimit``, sub-boxes, leaves, points -- never in seconds.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,29 +71,47 @@ from dataclasses import dataclass
 import sympy as sp
 
 from ...core.errors import DerivationError
-from ..certificates import (BoxCertificate, Certificate, ContinuityCertificate,
+from ..certificates import (BoxCertificate, Certificate, Claim, ContinuityCertificate,
                             CountingCertificate, Domain, Fact, FiniteCertificate,
                             InductionCertificate, LemmaCertificate, MinorantCertificate,
                             StructuralCertificate, SymbolicCertificate, margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
-from . import deciders, replay
+from . import closed_forms, deciders, replay
 from .definedness import defined_on, hazards  # noqa: F401 - the kernel's definedness rules
 
 _SEAL = object()          # only this module holds it
+
+#: The trusted base: the modules of symdp the kernel runs, directly or through one another
+#: (issue #27).  The import contract ``trusted-base`` of pyproject.toml forbids every other
+#: module of symdp (imports inside functions included); tests/test_architecture.py checks
+#: that the kernel's import closure is this list and that the contract names every other
+#: module.  ``symdp.core.sympy_fixes`` is trusted too: it corrects SymPy where it is wrong.
+TRUSTED_BASE = (
+    "symdp.proof.kernel", "symdp.proof.kernel.closed_forms", "symdp.proof.kernel.conjugate",
+    "symdp.proof.kernel.deciders", "symdp.proof.kernel.definedness",
+    "symdp.proof.kernel.replay", "symdp.proof.kernel.rules", "symdp.proof.kernel.convex",
+    "symdp.proof.certificates", "symdp.proof.verdict", "symdp.proof.budgets",
+    "symdp.core.errors", "symdp.core.special", "symdp.core.counting", "symdp.core.enumerable",
+    "symdp.core.sympy_fixes",
+    "symdp.numeric.ball_compiler", "symdp.numeric.balls", "symdp.numeric.ball_ops",
+    "symdp.numeric.ball_inverse", "symdp.numeric.roots",
+)
 
 
 @dataclass(frozen=True)
 class Acceptance:
     """The kernel's token on a StepResult whose verdict holds (or is the evidence of an
-    enumerated range): the verdict, the certificate accepted and the facts confirmed.
-    ``recorded`` marks a verdict read back from a report (``symdp report --from-json``),
-    which the kernel did not check in this process."""
+    enumerated range): the verdict, the :class:`~symdp.proof.certificates.Claim` it is about,
+    the certificate accepted and the facts confirmed.  ``recorded`` marks a verdict read back
+    from a report (``symdp report --from-json``), which the kernel did not check in this
+    process (it has no claim)."""
 
     verdict: Verdict
     certificate: Certificate | None
     facts: tuple = ()
     recorded: str = ""
     seal: object = None
+    claim: Claim | None = None
 
     def __post_init__(self):
         if self.seal is not _SEAL:
@@ -82,13 +124,29 @@ def is_accepted(acceptance, verdict: Verdict) -> bool:
         and acceptance.verdict is verdict
 
 
+def bound_to(acceptance, claim: Claim) -> bool:
+    """Is ``acceptance`` the kernel's token for ``claim`` (the very statement, as written)?"""
+    return isinstance(acceptance, Acceptance) and acceptance.seal is _SEAL \
+        and acceptance.claim is not None and acceptance.claim == claim
+
+
+def require_bound(result: StepResult, claim: Claim) -> StepResult:
+    """``result`` when its verdict does not hold, or holds by a token issued for ``claim``;
+    else ``TypeError``: a verdict about another statement (issue #27)."""
+    if (result.verdict.holds_everywhere or result.verdict is Verdict.ENUMERATED_ON_RANGE) \
+            and not bound_to(result.acceptance, claim):
+        raise TypeError(f"a {result.verdict.value} verdict whose kernel token is not for the "
+                        f"step's claim ({claim.text()})")
+    return result
+
+
 def recorded(verdict: Verdict, source: str) -> Acceptance:
     """The token for a verdict read back from a report ``source`` (not re-checked)."""
     return Acceptance(verdict, None, recorded=source, seal=_SEAL)
 
 
-def _held(verdict, detail, stage, cert, facts=(), **kw) -> StepResult:
-    token = Acceptance(verdict, cert, tuple(facts), seal=_SEAL)
+def _held(verdict, detail, stage, cert, claim, facts=(), **kw) -> StepResult:
+    token = Acceptance(verdict, cert, tuple(facts), seal=_SEAL, claim=claim)
     confirmed = [f"{f.text()} ({f.confirmed_by})" for f in facts]
     return StepResult(verdict, detail, stage, acceptance=token,
                       extra={"kernel_facts": confirmed} if confirmed else {}, **kw)
@@ -100,52 +158,126 @@ def _refused(why: str, stage: str) -> StepResult:
 
 # ------------------------------------------------------------------ accept
 
-def accept(certificate: Certificate, domain: Domain, written=()) -> StepResult:
-    """Check ``certificate`` against ``domain``; a StepResult whose verdict holds, evidence
-    (ENUMERATED_ON_RANGE), or UNDECIDED saying which check failed.  ``written``: the step's
-    sides as the user wrote them (unevaluated), whose definedness is checked too.  Raises
+def accept(claim: Claim, certificate: Certificate) -> StepResult:
+    """Check that ``certificate`` proves ``claim``; a StepResult whose verdict holds (its
+    token carries the claim), evidence (ENUMERATED_ON_RANGE), or UNDECIDED saying which check
+    failed.  The one door of every verdict that holds (issue #27): the check cascade, the
+    counting and induction stages and the claims of :mod:`symdp.proof.claims` all call it.
+
+    The certificate must prove *the claim*: its relation proves the claim's (an equality
+    proves ``<=``; ``<`` proves ``<=``), and its sides are the claim's written sides or are
+    shown equal to them by the kernel's rules (:func:`.closed_forms.bind_side`: definitions,
+    checked conjugates, SymPy's evaluation compared at points and by the trusted equality);
+    a closed form no rule checks becomes a hypothesis of the verdict.  The written sides
+    (unfolded by the kernel's definitions) must be defined on the whole domain.  Raises
     DerivationError for a declaration that contradicts its domain."""
-    check_declarations(certificate.lhs.free_symbols | certificate.rhs.free_symbols, domain)
+    if not isinstance(claim, Claim) or not isinstance(certificate, Certificate):
+        raise TypeError("accept(claim, certificate) takes a Claim and a Certificate; got "
+                        f"{type(claim).__name__}, {type(certificate).__name__}")
+    domain = claim.domain
+    check_declarations(set().union(*(side.free_symbols for side in claim.sides)) |
+                       certificate.lhs.free_symbols | certificate.rhs.free_symbols, domain)
     try:
-        undefined = defined_on(written, domain)
+        why, unfolded, hypotheses, conditions = _bound(claim, certificate)
+        if why:
+            return _refused(f"it does not prove the claim: {why}", certificate.stage)
+        undefined = defined_on(unfolded, domain) or next(
+            (f"{fact.text()} is not shown on the domain" for fact in conditions
+             if not confirm(fact, domain)), "")
         if undefined:
             return _refused(f"a side as written may be undefined on the domain: {undefined}",
                             certificate.stage)
-        return _accept(certificate, domain)
+        result = _accept(certificate, domain, claim)
     except DerivationError:
         raise
     except Exception as exc:  # noqa: BLE001 - a check that cannot run refuses
         return _refused(f"{type(exc).__name__} while checking", certificate.stage)
+    if hypotheses and result.verdict.holds_everywhere:
+        from dataclasses import replace
+
+        result = replace(result, hypotheses=tuple(result.hypotheses) + hypotheses,
+                         detail=result.detail + "; rests on closed forms the kernel did not "
+                         "check: " + "; ".join(hypotheses))
+    return result
 
 
-def _accept(c: Certificate, domain: Domain) -> StepResult:
+def _bound(claim: Claim, c: Certificate):
+    """``(why, unfolded written sides, hypotheses, definedness facts)``: why the certificate
+    does not prove the claim ("" when it does)."""
+    if isinstance(c, ContinuityCertificate) != (claim.relation == "continuous") or (
+            claim.relation == "continuous" and claim.variable != c.variable):
+        return ("a continuity certificate proves exactly a continuity claim in its variable",
+                (), (), ())
+    if claim.relation != "continuous" and \
+            claim.relation not in closed_forms.PROVES.get(c.relation, ()):
+        return f"a certificate of {c.relation} does not prove {claim.relation}", (), (), ()
+    pairs = [(claim.lhs, c.lhs)] if claim.relation == "continuous" else \
+        [(claim.lhs, c.lhs), (claim.rhs, c.rhs)]
+    unfolded, hypotheses, conditions = [], (), ()
+    for written, side in pairs:
+        why, w, h, k = closed_forms.bind_side(written, side, c.unfoldings, claim.domain)
+        if why:
+            return why, (), (), ()
+        unfolded.append(w)
+        hypotheses += h
+        conditions += k
+    return "", tuple(unfolded), tuple(dict.fromkeys(hypotheses)), tuple(dict.fromkeys(conditions))
+
+
+def _accept(c: Certificate, domain: Domain, claim: Claim) -> StepResult:
     if isinstance(c, FiniteCertificate):
-        return _accept_finite(c, domain)   # evaluated at every point: definedness included
+        return _accept_finite(c, domain, claim)   # evaluated at every point: definedness included
     undefined = defined_on((c.lhs, c.rhs), domain)
     if undefined:
         return _refused(f"a side may be undefined on the domain: {undefined}", c.stage)
     if isinstance(c, StructuralCertificate):
         if c.lhs == c.rhs and c.relation in ("=", "<=", ">="):
-            return _held(Verdict.PROVED, "both sides are the same expression", c.stage, c)
+            return _held(Verdict.PROVED, "both sides are the same expression", c.stage, c, claim)
         return _refused("the sides are not the same tree", c.stage)
     if isinstance(c, SymbolicCertificate):
-        return _accept_symbolic(c, domain)
+        return _accept_symbolic(c, domain, claim)
     if isinstance(c, BoxCertificate):
-        return _accept_box(c, domain)
+        return _accept_box(c, domain, claim)
     if isinstance(c, ContinuityCertificate):
-        return _accept_continuity(c, domain)
+        return _accept_continuity(c, domain, claim)
     if isinstance(c, (LemmaCertificate, MinorantCertificate)):      # issue #28
         from . import convex   # after this module: the rules read confirm and defined_on
         why, detail = convex.judge(c, domain)
-        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c)
+        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c,
+                                                        claim)
     if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
         from . import rules   # after this module: the rules read confirm and defined_on
         why, detail = rules.judge(c, domain)
-        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c)
+        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c,
+                                                        claim)
     return _refused(f"no acceptance rule for {type(c).__name__}", c.stage)
 
 
-def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
+def renaming_error(mapping, sides) -> str:
+    """"" when ``mapping`` (pairs symbol -> symbol) is a renaming: injective, onto symbols that
+    occur nowhere else in ``sides``; else why not (``x, y -> t`` would prove ``x = y``)."""
+    keys = [k for k, _ in mapping]
+    values = [v for _, v in mapping]
+    if any(not isinstance(s, sp.Symbol) for s in keys + values):
+        return "the mapping is not between symbols"
+    if len(set(keys)) != len(keys) or len(set(values)) != len(values):
+        return "the mapping is not injective"
+    present = set().union(*(side.free_symbols for side in sides)) | set(keys)
+    clash = sorted((v for v in values if v in present), key=str)
+    if clash:
+        return f"the mapping's target {clash[0]} is not a fresh symbol"
+    return ""
+
+
+def _accept_symbolic(c: SymbolicCertificate, domain: Domain, claim: Claim) -> StepResult:
+    renamed = renaming_error(c.mapping, (c.lhs, c.rhs) + tuple(claim.sides))
+    if renamed:
+        return _refused(renamed, c.stage)
+    # a second look at the relation itself at admissible points: a rewriting under the
+    # domain's assumptions (SymPy's signs) must not decide a statement false there
+    failing = closed_forms.violated_at(c.lhs, c.relation, c.rhs, domain)
+    if failing:
+        return _refused(f"the relation fails {failing}", c.stage)
     mapping = dict(c.mapping)
     check_declarations(set(mapping.values()), Domain.of(
         {mapping[s]: d for s, d in domain.hypotheses if s in mapping}))
@@ -154,7 +286,8 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
     if c.relation == "=":
         if c.difference != 0 or not deciders.simplifies_to(diff, sp.S.Zero, c.method):
             return _refused("lhs - rhs does not simplify to 0", c.stage)
-        return _held(Verdict.PROVED, f"difference simplifies to 0 ({c.method})", c.stage, c)
+        return _held(Verdict.PROVED, f"difference simplifies to 0 ({c.method})", c.stage, c,
+                     claim)
     strict = c.relation in ("<", ">")
     margin = margin_of(c.lhs, c.rhs, c.relation)
     if c.chain:
@@ -184,10 +317,10 @@ def _accept_symbolic(c: SymbolicCertificate, domain: Domain) -> StepResult:
     what = c.method if (c.chain or c.substitution or c.reduced) else \
         f"sign of lhs - rhs decided under the hypotheses ({c.method})"
     return _held(Verdict.PROVED, f"{what}; its facts confirmed a second way: " +
-                 "; ".join(f.confirmed_by for f in confirmed), c.stage, c, confirmed)
+                 "; ".join(f.confirmed_by for f in confirmed), c.stage, c, claim, confirmed)
 
 
-def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
+def _accept_finite(c: FiniteCertificate, domain: Domain, claim: Claim) -> StepResult:
     enumerated = dict(c.values)
     sets = domain.sets
     short, ranged = [], []
@@ -208,14 +341,14 @@ def _accept_finite(c: FiniteCertificate, domain: Domain) -> StepResult:
     if why:
         return _refused(why, c.stage)
     if short:
-        token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL)
+        token = Acceptance(Verdict.ENUMERATED_ON_RANGE, c, seal=_SEAL, claim=claim)
         return StepResult(Verdict.ENUMERATED_ON_RANGE, f"exactly for {', '.join(ranged)} "
                           f"({len(points)} cases): a sample of an infinite domain, evidence; "
                           f"{c.detail}", c.stage, points=len(points), acceptance=token)
     verdict = Verdict.ENUMERATED if how == "exact" and c.stage == "enumeration" \
         else Verdict.CERTIFIED
     return _held(verdict, f"{c.detail}; every case re-evaluated by the kernel ({how})",
-                 c.stage, c, points=len(points))
+                 c.stage, c, claim, points=len(points))
 
 
 def _first_missing(domain_set, values):
@@ -231,14 +364,36 @@ def _first_missing(domain_set, values):
     return domain_set.inf if domain_set.inf.is_finite else sp.oo  # infinite or not integer
 
 
-def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
-    """Coverage of the main claim's search boxes (and tails), then every search replayed
-    leaf by leaf (:func:`.replay.replay_search`), then the facts."""
-    def claim(q):
-        return q.piece_of or (q.lhs, q.relation, q.rhs)
-    main = [q for q in c.searches if claim(q) == claim(c.searches[0])] if c.searches else []
+def _accept_box(c: BoxCertificate, domain: Domain, claim: Claim) -> StepResult:
+    """Coverage of the main searches' boxes (and tails) -- the searches of the certificate's
+    own relation, or of the relation its reduction's monotone maps give, re-derived here with
+    the maps' side conditions (issue #27, item 3), never merely the first search --, then
+    every search replayed leaf by leaf (:func:`.replay.replay_search`), then the facts."""
+    needed, target = [], (c.lhs, c.relation, c.rhs)
+    if c.reduction:
+        reduced = replay.reduction(c.lhs, c.relation, c.rhs, c.reduction, domain)
+        if isinstance(reduced, str):
+            return _refused(reduced, c.stage)
+        target, needed = reduced
+    main = [q for q in c.searches if _same_relation(q.piece_of or (q.lhs, q.relation, q.rhs),
+                                                    target)]
+    if not main:
+        return _refused("no search is of the claim's margin" +
+                        (" as reduced" if c.reduction else ""), c.stage)
     if len(main) > 1 and not all(q.piece_of and len(q.coordinates) == 1 for q in main):
         return _refused("several searches of one claim that are not its pieces", c.stage)
+    for fact in needed:   # each confirmed, or the claim of a search that covers the domain
+        q = replay.searched_fact(fact, c.searches)
+        if q is None and not confirm(fact, domain):
+            return _refused(f"the side condition {fact.text()} ({fact.source}) is not "
+                            "confirmed", c.stage)
+        if q is not None:
+            have = replay.covered(q)
+            sets = domain.sets
+            if any(have.get(s) is None or sets.get(s) is None or
+                   sets[s].is_subset(have[s]) is not True for s in fact.expression.free_symbols):
+                return _refused(f"the search of the side condition {fact.text()} does not "
+                                "cover the domain", c.stage)
     covered = {}
     for q in main:
         for symbol, have in replay.covered(q).items():
@@ -267,7 +422,18 @@ def _accept_box(c: BoxCertificate, domain: Domain) -> StepResult:
             return _refused(f"the fact {fact.text()} is not confirmed", c.stage)
     leaves = sum(len(q.leaves) for q in c.searches)
     return _held(Verdict.CERTIFIED, f"{c.detail}; {leaves} leaves re-evaluated by the kernel",
-                 c.stage, c, worst_margin=c.smallest_margin)
+                 c.stage, c, claim, worst_margin=c.smallest_margin)
+
+
+def _same_relation(searched, target) -> bool:
+    """A search of ``searched`` (lhs, relation, rhs) decides ``target``: the same relation,
+    or the same margin (the trusted equality) with a relation at least as strict."""
+    if tuple(searched) == tuple(target):
+        return True
+    (a, ra, b), (c, rc, d) = searched, target
+    if ra == "=" or rc == "=" or (rc in ("<", ">") and ra not in ("<", ">")):
+        return False
+    return deciders.simplifies_to(margin_of(a, b, ra), margin_of(c, d, rc))
 
 
 def continuous_where_defined() -> tuple:
@@ -278,7 +444,7 @@ def continuous_where_defined() -> tuple:
             Phi, sp.sin, sp.cos)
 
 
-def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
+def _accept_continuity(c: ContinuityCertificate, domain: Domain, claim: Claim) -> StepResult:
     """Built only from :func:`continuous_where_defined` nodes, and defined on the whole
     domain (checked before, by :func:`defined_on`): continuous there."""
     known = continuous_where_defined()
@@ -289,7 +455,7 @@ def _accept_continuity(c: ContinuityCertificate, domain: Domain) -> StepResult:
                         "to be continuous where it is defined", c.stage)
     return _held(Verdict.PROVED, f"continuous in {c.variable}: built from functions "
                  "continuous where they are defined, and defined on the whole domain",
-                 c.stage, c)
+                 c.stage, c, claim)
 
 
 # ------------------------------------------------------------------ declarations
@@ -340,8 +506,11 @@ def confirm(fact: Fact, domain: Domain) -> str:
         else Domain(())
     if not fact.source.startswith("definedness") and defined_on((fact.expression,), dom):
         return ""   # a fact about an expression not defined on its whole domain
+    from .conjugate import by_structure   # after this module: it confirms through here
+
     for method in (deciders.by_exact_points, deciders.by_z3, deciders.by_balls,
-                   deciders.by_choose_pos):
+                   deciders.by_choose_pos, deciders.by_integer_structure,
+                   deciders.by_function_range, by_structure):
         try:
             how = method(fact, dom)
         except Exception:  # noqa: BLE001 - a method that cannot run does not confirm

@@ -87,7 +87,7 @@ import sympy as sp
 
 from ..certificates import (Domain, Fact, Inference, Judgement, LemmaCertificate,
                             MinorantCertificate)
-from . import deciders
+from . import closed_forms, deciders
 from .definedness import hazards
 
 #: z3's resource limit for one query of this module (work, not seconds): the nonlinear
@@ -107,25 +107,58 @@ class Refused(Exception):
 
 # ====================================================================== the objects
 
-def _classes():
-    """The trade-off classes the rules recognise (imported late: the kernel is loaded before
-    the objects in some processes, and the proof package stays free of cycles)."""
-    from ...subsampling.mechanism import Mechanism, MechanismTradeOff, SampledMechanism
-    from ...subsampling.operator import Subsampled
-    from ...tradeoff.abstract import AbstractTradeOff, FixedPoint
-    from ...tradeoff.base import ConjugateAt, InverseAt, TradeOff, TradeOffAt
-    from ...tradeoff.families import EpsDelta, Gaussian, Identity, Laplace, Zero
-    from ...tradeoff.operators import (ConvexEnvelope, EnvelopeAt, Inverse, Mixture,
-                                       PointwiseMin)
+#: symdp's classes the rules recognise, by qualified name (module, class)
+_NAMES = {
+    "Mechanism": "symdp.subsampling.mechanism", "MechanismTradeOff": "symdp.subsampling.mechanism",
+    "SampledMechanism": "symdp.subsampling.mechanism", "Subsampled": "symdp.subsampling.operator",
+    "AbstractTradeOff": "symdp.tradeoff.abstract", "FixedPoint": "symdp.tradeoff.abstract",
+    "ConjugateAt": "symdp.tradeoff.base", "InverseAt": "symdp.tradeoff.base",
+    "TradeOff": "symdp.tradeoff.base", "TradeOffAt": "symdp.tradeoff.base",
+    "EpsDelta": "symdp.tradeoff.families", "Gaussian": "symdp.tradeoff.families",
+    "Identity": "symdp.tradeoff.families", "Laplace": "symdp.tradeoff.families",
+    "Zero": "symdp.tradeoff.families", "ConvexEnvelope": "symdp.tradeoff.operators",
+    "EnvelopeAt": "symdp.tradeoff.operators", "Inverse": "symdp.tradeoff.operators",
+    "Mixture": "symdp.tradeoff.operators", "PointwiseMin": "symdp.tradeoff.operators",
+}
 
-    return dict(Mechanism=Mechanism, MechanismTradeOff=MechanismTradeOff,
-                SampledMechanism=SampledMechanism, Subsampled=Subsampled,
-                AbstractTradeOff=AbstractTradeOff, FixedPoint=FixedPoint,
-                ConjugateAt=ConjugateAt, InverseAt=InverseAt, TradeOff=TradeOff,
-                TradeOffAt=TradeOffAt, EpsDelta=EpsDelta, Gaussian=Gaussian,
-                Identity=Identity, Laplace=Laplace, Zero=Zero, ConvexEnvelope=ConvexEnvelope,
-                EnvelopeAt=EnvelopeAt, Inverse=Inverse, Mixture=Mixture,
-                PointwiseMin=PointwiseMin)
+
+class _Absent:
+    """A class of :data:`_NAMES` whose module is not loaded: no object is one of it (none can
+    exist), and the kernel cannot build one."""
+
+    def __init__(self, qualified: str):
+        self.qualified = qualified
+
+    def __instancecheck__(self, obj) -> bool:
+        return False
+
+    def __call__(self, *args, **kwargs):
+        raise Refused(f"{self.qualified} is not loaded: the kernel builds no such object")
+
+
+def _classes():
+    """symdp's trade-off classes the rules recognise and build, by qualified name: the class
+    of that name in a module already loaded (``sys.modules``), its ``__module__`` and
+    ``__qualname__`` checked -- the kernel imports none of them (``symdp.tradeoff`` and
+    ``symdp.subsampling`` are outside the trusted base, issue #27), as
+    :mod:`.definedness` names them.  A user's class that merely shares a short name is
+    another class.  What the kernel reads of these objects is their ``args`` (and the
+    declarations of an abstract f or mechanism); their formulas are the kernel's own
+    (:data:`.closed_forms.DEFINITIONS`)."""
+    import sys
+
+    found = {}
+    for name, module in _NAMES.items():
+        k = getattr(sys.modules.get(module), name, None)
+        ok = isinstance(k, type) and f"{k.__module__}.{k.__qualname__}" == f"{module}.{name}"
+        found[name] = k if ok else _Absent(f"{module}.{name}")
+    return found
+
+
+def _declared(M, i):
+    """A mechanism's declaration, read from its args: ``i = 1`` the f of "M is f-DP", ``i = 2``
+    the g of "M is (eps, delta_g(eps))-DP" (None: not declared)."""
+    return M.args[i][0] if M.args[i] else None
 
 
 def _at(g, x):
@@ -580,18 +613,18 @@ def tradeoff_reason(g, domain: Domain, premises=()) -> str:
     if isinstance(g, (C["Identity"], C["Zero"])):
         return "family"
     if isinstance(g, (C["Gaussian"], C["Laplace"])):
-        _need(domain, premises, g.mu, ">=", 0, f"the parameter of {g}")
+        _need(domain, premises, g.args[0], ">=", 0, f"the parameter of {g}")
         return "family"
     if isinstance(g, C["EpsDelta"]):
-        _need(domain, premises, g.eps, ">=", 0, f"eps of {g}")
-        _in_unit(domain, premises, g.delta, f"delta of {g}")
+        _need(domain, premises, g.args[0], ">=", 0, f"eps of {g}")
+        _in_unit(domain, premises, g.args[1], f"delta of {g}")
         return "family"
     if isinstance(g, C["Mixture"]):
-        tradeoff_reason(g.base, domain, premises)
-        _in_unit(domain, premises, g.p, f"p of {g}")
+        tradeoff_reason(g.args[0], domain, premises)
+        _in_unit(domain, premises, g.args[1], f"p of {g}")
         return "mixture_is_trade_off"
     if isinstance(g, C["Inverse"]):
-        tradeoff_reason(g.base, domain, premises)
+        tradeoff_reason(g.args[0], domain, premises)
         return "inverse_is_trade_off"
     h = _symmetrised(g, domain, premises)
     if h is not None:
@@ -604,12 +637,12 @@ def _symmetrised(g, domain, premises):
     function; None otherwise."""
     C = _classes()
     if isinstance(g, C["Subsampled"]):
-        h = C["Mixture"](g.base, g.p)
+        h = C["Mixture"](*g.args[:2])
         tradeoff_reason(h, domain, premises)
         return h
-    if isinstance(g, C["ConvexEnvelope"]) and isinstance(g.base, C["PointwiseMin"]):
-        a, b = g.base.args
-        if isinstance(b, C["Inverse"]) and b.base == a:
+    if isinstance(g, C["ConvexEnvelope"]) and isinstance(g.args[0], C["PointwiseMin"]):
+        a, b = g.args[0].args
+        if isinstance(b, C["Inverse"]) and b.args[0] == a:
             tradeoff_reason(a, domain, premises)
             return a
     return None
@@ -619,7 +652,7 @@ def symmetric_reason(g, domain: Domain, premises=()) -> str:
     """Why ``g = g^{-1}`` (declared; a family; a symmetrised envelope), or Refused."""
     C = _classes()
     if isinstance(g, C["AbstractTradeOff"]):
-        if g.is_symmetric_declared:
+        if g.args[1] is sp.true:   # declared symmetric
             return "declared symmetric"
         raise Refused(f"{g} is not declared symmetric")
     if isinstance(g, (C["EpsDelta"], C["Gaussian"], C["Laplace"], C["Identity"], C["Zero"])):
@@ -644,16 +677,19 @@ def definition(T, x):
     """The definition of ``T(x)`` (the right side of the lemma ``unfold``), or Refused."""
     C = _classes()
     if isinstance(T, C["Mixture"]):
-        return T.p * _at(T.base, x) + (1 - T.p) * (1 - x)                 # Def. 4.1
+        return T.args[1] * _at(T.args[0], x) + (1 - T.args[1]) * (1 - x)               # Def. 4.1
     if isinstance(T, C["Inverse"]):
-        return C["InverseAt"](T.base, x)                                  # Eq. 4
+        return C["InverseAt"](T.args[0], x)                                # Eq. 4
     if isinstance(T, C["PointwiseMin"]):
         return sp.Min(_at(T.args[0], x), _at(T.args[1], x))
     if isinstance(T, C["Subsampled"]):                                    # Def. 4.1
-        fp = C["Mixture"](T.base, T.p)
+        fp = C["Mixture"](*T.args[:2])
         return _at(C["ConvexEnvelope"](C["PointwiseMin"](fp, C["Inverse"](fp))), x)
     if isinstance(T, (C["EpsDelta"], C["Gaussian"], C["Laplace"], C["Identity"], C["Zero"])):
-        return T.expr(x)                     # the family's definition (Eq. 5, Def. 2.7, ...)
+        value = closed_forms.function_definition(T, x)   # Eq. 5, Def. 2.7, Sec. 2.3
+        if value is None:
+            raise Refused(f"{T} has no definition the kernel unfolds")
+        return value
     raise Refused(f"{T} has no definition the kernel unfolds")
 
 
@@ -859,10 +895,10 @@ def _conjugate_of_envelope(data, P):
 def _dp_hypothesis(data, P):
     M, x, D = _d(data, "mechanism", "at", "domain")
     C = _classes()
-    if not isinstance(M, C["Mechanism"]) or M.dp is None:
+    if not isinstance(M, C["Mechanism"]) or _declared(M, 1) is None:
         raise Refused(f"{M} is not declared f-DP")
     _in_unit(D, P, x, "the point")
-    return _judgement(_at(C["MechanismTradeOff"](M), x), ">=", _at(M.dp, x), D)
+    return _judgement(_at(C["MechanismTradeOff"](M), x), ">=", _at(_declared(M, 1), x), D)
 
 
 def _profile(g, eps):
@@ -873,11 +909,11 @@ def _profile(g, eps):
 def _dp_profile_hypothesis(data, P):
     M, eps, x, D = _d(data, "mechanism", "eps", "at", "domain")
     C = _classes()
-    if not isinstance(M, C["Mechanism"]) or M.dp_profile is None:
+    if not isinstance(M, C["Mechanism"]) or _declared(M, 2) is None:
         raise Refused(f"{M} is not declared (eps, delta_g(eps))-DP")
     _in_unit(D, P, x, "the point")
     _need(D, P, eps, ">=", 0, "eps >= 0")
-    g = M.dp_profile
+    g = _declared(M, 2)
     return _judgement(_at(C["MechanismTradeOff"](M), x), ">=",
                       _at(C["EpsDelta"](eps, _profile(g, eps)), x), D)
 
@@ -912,7 +948,7 @@ def _prop_2_12_dual(data, P):
 def _declared_order(data, P):
     f, g, x, D = _d(data, "f", "g", "at", "domain")
     C = _classes()
-    if not isinstance(f, C["AbstractTradeOff"]) or g not in f.below:
+    if not isinstance(f, C["AbstractTradeOff"]) or g not in tuple(f.args[2]):
         raise Refused(f"{f} is not declared to lie below {g}")
     _in_unit(D, P, x, "the point")
     return _judgement(_at(f, x), "<=", _at(g, x), D)
@@ -921,7 +957,7 @@ def _declared_order(data, P):
 def _declared_profile_condition(data, P):
     g, eps, D = _d(data, "g", "eps", "domain")
     C = _classes()
-    if not isinstance(g, C["AbstractTradeOff"]) or not g.profile_dominates_inverse:
+    if not isinstance(g, C["AbstractTradeOff"]) or g.args[3] is not sp.true:
         raise Refused(f"{g} is not declared with delta_g >= delta_(g^-1)")
     _need(D, P, eps, ">=", 0, "eps >= 0")
     return _judgement(C["ConjugateAt"](g, -sp.exp(eps)), ">=",
@@ -1173,10 +1209,10 @@ def minorant_obligations(lhs, rhs, x, kinds, domain: Domain) -> list:
         raise Refused(f"the variable {x} must range over [0, 1], free of conditions")
     if isinstance(rhs, C["EnvelopeAt"]):
         rhs = _at(rhs.args[0], rhs.args[1])
-    if not (isinstance(rhs, C["TradeOffAt"]) and isinstance(rhs.function, C["ConvexEnvelope"])
+    if not (isinstance(rhs, C["TradeOffAt"]) and isinstance(rhs.args[0], C["ConvexEnvelope"])
             and rhs.point == x):
         raise Refused("the right side must be g**(x), a convex envelope at the variable")
-    g = rhs.function.base
+    g = rhs.args[0].args[0]
     funcs = tuple(g.args) if isinstance(g, C["PointwiseMin"]) else (g,)
     for f in funcs:
         tradeoff_reason(f, Domain(tuple((s, d) for s, d in domain.hypotheses if s != x),

@@ -29,8 +29,7 @@ def rewritings():
     after identities of symdp's special functions that hold everywhere (Phi = erfc(-x/sqrt 2)/2,
     Phi(-x) = 1 - Phi(x)) -- trusted, with SymPy's simplify, for expressions defined on the
     domain."""
-    from ...core.special import to_erfc  # local: the proof package stays free of cycles
-    from ...tradeoff.solve import phi_normal_form
+    from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
     return {"simplify": sp.simplify,
             "simplify after Phi -> erfc": lambda d: sp.simplify(to_erfc(d)),
@@ -87,17 +86,53 @@ def by_exact_points(fact: Fact, dom: Domain) -> str:
         size *= len(d)
     if size > FINITE_POINTS:
         return ""
-    count = 0
+    count, balls = 0, 0
     for values in itertools.product(*[list(d) for d in sets.values()]):
         point = dict(zip(sets, values))
         if not all(bool(c.xreplace(point)) for c in dom.conditions):
             continue
-        value = sp.nsimplify(fact.expression.xreplace(point).doit()) \
-            if not fact.expression.xreplace(point).is_Rational else fact.expression.xreplace(point)
-        if not holds_exactly(sp.simplify(value), fact.property):
+        how = exact_or_ball(fact.expression.xreplace(point), fact.property)
+        if how is None:
             return ""
         count += 1
+        balls += how == "balls"
+    if balls:
+        return (f"evaluation at all {count} points ({count - balls} exactly, {balls} by Arb "
+                f"balls at {' and '.join(map(str, POINT_BITS))} bits)")
     return f"exact evaluation at all {count} points"
+
+
+#: the precisions (bits) at which a ball must decide a value that is not an exact rational
+POINT_BITS = (128, 256)
+
+
+def exact_or_ball(value, prop: str):
+    """Does the closed number ``value`` have ``prop``?  How it was shown (``"exact"``,
+    ``"balls"``), or None when not.
+
+    Exact first: ``doit()``, then SymPy's exact arithmetic (and the trusted ``simplify``) to a
+    Rational.  Never a numeric guess (``nsimplify`` would read ``n + exp(-40)`` as the integer
+    n): a value that is not an exact rational is decided by Arb balls, at both
+    :data:`POINT_BITS` precisions, for a sign only -- integrality and ``= 0`` need the exact
+    rational."""
+    if not value.is_Rational:
+        value = value.doit()
+    if not value.is_Rational:
+        value = sp.simplify(value)
+    if value.is_Rational:
+        return "exact" if holds_exactly(value, prop) else None
+    if prop in ("integer", "zero") or value.free_symbols or value.has(sp.nan, sp.zoo):
+        return None
+    from ...numeric.ball_compiler import evaluate_ball
+
+    test = {"positive": lambda b: b > 0, "nonnegative": lambda b: b >= 0,
+            "negative": lambda b: b < 0, "nonpositive": lambda b: b <= 0,
+            "nonzero": lambda b: not b.contains(0)}[prop]
+    for bits in POINT_BITS:
+        b = evaluate_ball(value, {}, bits=bits)
+        if not (b.is_finite() and test(b)):
+            return None
+    return "balls"
 
 
 def by_z3(fact: Fact, dom: Domain) -> str:
@@ -111,13 +146,16 @@ def z3_decide(fact: Fact, dom: Domain):
 
     names = {}
     sets = dom.sets
-    for s in sorted(fact.expression.free_symbols |
-                    set().union(*[c.free_symbols for c in dom.conditions]), key=sp.default_sort_key):
+    for i, s in enumerate(sorted(fact.expression.free_symbols |
+                                 set().union(*[c.free_symbols for c in dom.conditions]),
+                                 key=symbol_order)):
         if s not in sets:
             return False, None
-        # an integer parameter is an Int seen as a Real: / is then division, not floor division
-        names[s] = z3.ToReal(z3.Int(s.name)) if sets[s].is_subset(sp.S.Integers) is True \
-            else z3.Real(s.name)
+        # an integer parameter is an Int seen as a Real: / is then division, not floor division;
+        # one z3 constant per Symbol object (z3_name), never per name: two Symbols called x
+        # (declared positive and real) are two parameters
+        names[s] = z3.ToReal(z3.Int(z3_name(s, i))) if sets[s].is_subset(sp.S.Integers) is True \
+            else z3.Real(z3_name(s, i))
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     for s, v in names.items():
@@ -155,6 +193,20 @@ def z3_decide(fact: Fact, dom: Domain):
     return False, point
 
 
+def symbol_order(symbol):
+    """A fixed order of Symbols, also of two with one name (their assumptions break the
+    tie): z3's search, and what it decides within its rlimit, depends on the order."""
+    return (sp.default_sort_key(symbol), sorted(symbol.assumptions0.items()))
+
+
+def z3_name(symbol, index: int) -> str:
+    """The z3 name of the ``index``-th constant of one query: ``name#index``.  Indices are
+    distinct within a query (parameters and atoms share one count), so two constants never
+    share a name -- whatever the Symbols are called (two Symbols named ``x``, a parameter
+    named ``atom_0`` or ``x#1``, a Dummy): the text after the last ``#`` is the index."""
+    return f"{getattr(symbol, 'name', symbol)}#{index}"
+
+
 def _z3_term(e, names, z3, atoms=None):
     if e in names:
         return names[e]
@@ -170,7 +222,7 @@ def _z3_term(e, names, z3, atoms=None):
         return power if e.exp >= 0 else 1 / power
     if atoms is not None and e.free_symbols and e.is_real is not False:
         if e not in atoms:
-            atoms[e] = z3.Real(f"atom_{len(atoms)}")
+            atoms[e] = z3.Real(z3_name("atom", len(names) + len(atoms)))
         return atoms[e]
     raise ValueError(f"outside z3's fragment: {type(e).__name__}")
 
@@ -180,6 +232,8 @@ def _enclosure(e, hull):
     ``hull`` {symbol: (inf, sup)}, by mpmath's interval arithmetic (outward rounding)."""
     import mpmath
     from mpmath import iv
+
+    from ...core.special import Phi
 
     def ev(e):
         if e in hull:
@@ -206,25 +260,58 @@ def _enclosure(e, hull):
         unary = {sp.exp: iv.exp, sp.log: iv.log, sp.erf: iv.erf, sp.erfc: iv.erfc}
         if type(e) in unary:
             return unary[type(e)](ev(e.args[0]))
+        bounded = _bounded_range(e, iv)
+        if bounded is not None:   # a function with a bounded range: its range, at worst
+            try:
+                inner = ev(e.args[0])
+                if isinstance(e, Phi):
+                    value = iv.erfc(-inner / iv.sqrt(2)) / 2
+                    if mpmath.isfinite(value.a) and mpmath.isfinite(value.b):
+                        return iv.mpf([max(value.a, 0), min(value.b, 1)])
+            except Exception:  # noqa: BLE001 - the argument has no enclosure: the range
+                pass
+            return bounded
         raise ValueError(type(e).__name__)
-
-    def exact(x):
-        x = mpmath.mpf(x)
-        if not mpmath.isfinite(x):
-            return None
-        man, exp = x.man_exp
-        return Fraction(int(man)) * (Fraction(2) ** int(exp))
 
     saved = iv.prec
     try:
         iv.prec = 96   # scoped: restored below (mpmath's iv context has no workprec)
         value = ev(e)
-        lo, hi = exact(value.a), exact(value.b)
+        lo, hi = _exact_end(value.a), _exact_end(value.b)
     except Exception:  # noqa: BLE001 - no enclosure: the atom stays unbounded
         return None, None
     finally:
         iv.prec = saved
     return lo, hi
+
+
+def _exact_end(x):
+    """An end of an mpmath interval as an exact Fraction, with its sign (None: infinite).
+    (mpmath's ``man_exp`` is the mantissa without its sign: an end -0.69 read as +0.69 made
+    the enclosure of a negative atom empty, and z3 then "proved" anything about it.)"""
+    import mpmath
+
+    x = mpmath.mpf(x)
+    if not mpmath.isfinite(x):
+        return None
+    p, q = mpmath.libmp.to_rational(x._mpf_)
+    return Fraction(int(p), int(q))
+
+
+def _bounded_range(e, iv):
+    """The range of a function bounded on the reals, as an interval (None: not one of them):
+    Phi in [0, 1], erf and sin, cos, tanh in [-1, 1], erfc in [0, 2], atan in [-pi/2, pi/2]."""
+    from ...core.special import Phi
+
+    if isinstance(e, Phi):
+        return iv.mpf([0, 1])
+    if isinstance(e, (sp.erf, sp.sin, sp.cos, sp.tanh)):
+        return iv.mpf([-1, 1])
+    if isinstance(e, sp.erfc):
+        return iv.mpf([0, 2])
+    if isinstance(e, sp.atan):
+        return iv.mpf([-2, 2])
+    return None
 
 
 def _iv_end(v, iv):
@@ -259,6 +346,8 @@ def _z3_membership(v, d, z3):
         return z3.And(parts) if parts else z3.BoolVal(True)
     if isinstance(d, sp.Intersection):
         return z3.And([_z3_membership(v, a, z3) for a in d.args if a != sp.S.Integers])
+    if isinstance(d, sp.Union):   # a set with holes: a point is in one of its parts
+        return z3.Or([_z3_membership(v, a, z3) for a in d.args])
     if isinstance(d, sp.Interval):
         parts = []
         if d.start.is_finite:
@@ -336,8 +425,8 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
     sets = domain.sets
     # names and assertions in a fixed order (never from id() or set order): z3's search, and
     # so what it decides within its rlimit, depends on them
-    names = {s: z3.Real(f"{s.name}_{i}")
-             for i, s in enumerate(sorted(symbols, key=sp.default_sort_key))}
+    names = {s: z3.Real(z3_name(s, i))
+             for i, s in enumerate(sorted(symbols, key=symbol_order))}
     solver = z3.Solver()
     solver.set("rlimit", Z3_RLIMIT)
     try:
@@ -356,6 +445,71 @@ def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> boo
                "!=": e == 0}[relation]
     solver.add(negated)
     return solver.check() == z3.unsat
+
+
+def integer_by_structure(e, dom: Domain) -> bool:
+    """``e`` is an integer at every point of ``dom`` by its structure: integer literals and
+    parameters whose set is integers, closed under ``+``, ``*``, powers with a non-negative
+    integer exponent (z3), ``binomial`` of integers (an integer also for a negative upper
+    argument) and ``factorial`` of a non-negative integer (z3)."""
+    sets = dom.sets
+    if e.is_Integer:
+        return True
+    if e.is_Symbol:
+        return e in sets and sets[e].is_subset(sp.S.Integers) is True
+    if isinstance(e, (sp.Add, sp.Mul)):
+        return all(integer_by_structure(a, dom) for a in e.args)
+    if isinstance(e, sp.Pow):
+        return integer_by_structure(e.base, dom) and integer_by_structure(e.exp, dom) and \
+            (bool(e.exp.is_Integer and e.exp >= 0) or real_z3_entails(dom, (), e.exp, ">="))
+    if isinstance(e, sp.binomial):
+        return all(integer_by_structure(a, dom) for a in e.args)
+    if isinstance(e, sp.factorial):
+        return integer_by_structure(e.args[0], dom) and \
+            real_z3_entails(dom, (), e.args[0], ">=")
+    return False
+
+
+def _open_ranges():
+    """Functions of one real argument and the open interval their values lie in, for every
+    finite real argument: Phi in (0, 1), erf and tanh in (-1, 1), erfc in (0, 2), exp in
+    (0, oo), atan in (-pi/2, pi/2) (written (-2, 2))."""
+    from ...core.special import Phi
+
+    return {Phi: (0, 1), sp.erf: (-1, 1), sp.tanh: (-1, 1), sp.erfc: (0, 2),
+            sp.exp: (0, sp.oo), sp.atan: (-2, 2)}
+
+
+def by_function_range(fact: Fact, dom: Domain) -> str:
+    """``a + b F(u)`` (a, b rational, F of :func:`_open_ranges`, u real -- the argument of an
+    expression defined on the domain) has every value in the open ``a + b (lo, hi)``: the
+    fact holds when all of that interval has its sign (``1 - Phi(u) > 0``)."""
+    if fact.property not in ("positive", "nonnegative", "negative", "nonpositive", "nonzero"):
+        return ""
+    e = sp.expand(fact.expression)
+    ranges = _open_ranges()
+    atoms = [a for a in e.atoms(sp.Function) if type(a) in ranges and a.args[0].is_real]
+    if len(atoms) != 1:
+        return ""
+    t = sp.Dummy("t")
+    linear = e.xreplace({atoms[0]: t})
+    if linear.free_symbols - {t} or not linear.is_polynomial(t) or sp.degree(linear, t) != 1:
+        return ""
+    a, b = linear.coeff(t, 0), linear.coeff(t, 1)
+    if not (a.is_Rational and b.is_Rational):
+        return ""
+    lo, hi = ranges[type(atoms[0])]
+    e1, e2 = a + b * sp.sympify(lo), a + b * sp.sympify(hi)
+    low, high = (e1, e2) if bool(e1 <= e2) else (e2, e1)
+    holds = {"positive": low >= 0, "nonnegative": low >= 0, "negative": high <= 0,
+             "nonpositive": high <= 0, "nonzero": low >= 0 or high <= 0}[fact.property]
+    return f"the open range of {type(atoms[0]).__name__} on the reals" if bool(holds) else ""
+
+
+def by_integer_structure(fact: Fact, dom: Domain) -> str:
+    if fact.property == "integer" and integer_by_structure(fact.expression, dom):
+        return "integer by its structure (integer parameters, +, *, powers, binomials)"
+    return ""
 
 
 def by_choose_pos(fact: Fact, dom: Domain) -> str:
@@ -391,11 +545,16 @@ def undefined_at(sides, domain: Domain) -> str:
     """A point of ``domain`` where a side (as written) is undefined, in words ("" if none is
     found): a hazard that z3 refutes with a point at which the expression really is
     undefined (checked exactly)."""
-    from .definedness import hazards   # the kernel's own list of definedness conditions
+    from .definedness import NoRule, hazards   # the kernel's own definedness conditions
 
     for name, side in zip(("lhs", "rhs"), sides):
-        for fact in hazards(side, domain=domain):
-            if fact.source != "definedness":
+        try:
+            facts = hazards(side, domain=domain)
+        except NoRule:
+            continue   # no rule: the kernel refuses the step later, naming the node
+        for fact in facts:
+            if not fact.source.startswith("definedness") or \
+                    fact.source.startswith("definedness: exponent"):
                 continue   # b**k undefined at b = 0 only for some k: not named as a point
             dom = domain_of(fact, domain)
             try:

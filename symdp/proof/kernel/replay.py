@@ -29,7 +29,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..certificates import BoxSearch, Domain, margin_of, sign_fact
+from ..certificates import BoxSearch, Domain, Fact, margin_of, sign_fact
 from . import deciders
 
 #: work budgets (counts, never seconds)
@@ -82,6 +82,86 @@ def reparametrised_facts(margin, strict, substitution, domain: Domain):
     facts.append(sign_fact(sp.simplify(margin.xreplace(subs)), strict, "reparametrised",
                            Domain.of(t_sets)))
     return facts
+
+
+# ------------------------------------------------------------------ reductions
+
+_FLIP = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+def reduction(lhs, relation, rhs, moves, domain: Domain):
+    r"""Re-derive a chain of monotone maps (:mod:`symdp.proof.cascade.certified.reduce`)
+    from the claim ``lhs REL rhs``: ``((L, REL', R), facts)``, the relation the maps give
+    (equivalent to the claim wherever ``facts`` hold) and the side conditions of every map,
+    as facts on the step's domain for the kernel to confirm -- or a reason.  The maps:
+
+    * ``("cancel", c)``: :math:`L - c \;\mathrm{REL}\; R - c` (always);
+    * ``("negate",)``: :math:`-L \;\mathrm{REL'}\; -R`, the relation flipped (always);
+    * ``("divide", c)``: :math:`L/c \;\mathrm{REL}\; R/c`, needs ``c > 0``;
+    * ``("power", k, +1)``: :math:`A^k \;\mathrm{REL}\; B^k \iff A \;\mathrm{REL}\; B`, needs
+      ``k > 0``, ``A >= 0``, ``B >= 0`` (:math:`t \mapsto t^k` strictly increasing on
+      :math:`[0, \infty)`); ``("power", k, -1)``: flipped, needs ``k < 0``, ``A > 0``,
+      ``B > 0`` (strictly decreasing on :math:`(0, \infty)`);
+    * ``("exp",)``: :math:`e^A \;\mathrm{REL}\; e^B \iff A \;\mathrm{REL}\; B` (always);
+    * ``("log",)``: :math:`\log A \;\mathrm{REL}\; \log B \iff A \;\mathrm{REL}\; B`, needs
+      ``A > 0``, ``B > 0``.
+
+    Nothing is read from the stage but the names and arguments of the maps; the side
+    conditions are the kernel's (never the stage's signs, which come from SymPy's
+    assumptions)."""
+    L, R, rel = lhs, rhs, relation
+    facts = []
+    if rel not in _FLIP:
+        return "a reduction of a relation that is not an inequality"
+    for move in moves:
+        name, args = move[0], move[1:]
+        where = f"the map {name} of the reduction"
+        if name == "cancel" and len(args) == 1:
+            L, R = L - args[0], R - args[0]
+        elif name == "negate" and not args:
+            L, R, rel = -L, -R, _FLIP[rel]
+        elif name == "divide" and len(args) == 1:
+            c = args[0]
+            facts.append(Fact(c, "positive", f"{where}: a positive factor"))
+            L, R = L / c, R / c
+        elif name == "power" and len(args) == 2 and args[1] in (1, -1):
+            k, direction = args
+            if not (isinstance(L, sp.Pow) and isinstance(R, sp.Pow) and L.exp == k and
+                    R.exp == k):
+                return f"{where}: the sides are not powers with the exponent {sp.sstr(k)}"
+            base = "nonnegative" if direction > 0 else "positive"
+            facts.append(Fact(k, "positive" if direction > 0 else "negative",
+                              f"{where}: the sign of the exponent"))
+            facts += [Fact(L.base, base, f"{where}: the base"),
+                      Fact(R.base, base, f"{where}: the base")]
+            L, R = L.base, R.base
+            if direction < 0:
+                rel = _FLIP[rel]
+        elif name == "exp" and not args:
+            if not (isinstance(L, sp.exp) and isinstance(R, sp.exp)):
+                return f"{where}: the sides are not exponentials"
+            L, R = L.args[0], R.args[0]
+        elif name == "log" and not args:
+            if not (isinstance(L, sp.log) and isinstance(R, sp.log)):
+                return f"{where}: the sides are not logarithms"
+            facts += [Fact(L.args[0], "positive", f"{where}: the argument"),
+                      Fact(R.args[0], "positive", f"{where}: the argument")]
+            L, R = L.args[0], R.args[0]
+        else:
+            return f"an unknown map {move!r} in the reduction"
+    return (L, rel, R), list(dict.fromkeys(facts))
+
+
+def searched_fact(fact, searches):
+    """The search among ``searches`` whose claim is ``fact`` (its margin is the fact's
+    expression, strict for ``positive``), or None."""
+    want = {"positive": (">",), "nonnegative": (">=",)}.get(fact.property, ())
+    for q in searches:
+        if q.piece_of or q.relation not in want:
+            continue
+        if margin_of(q.lhs, q.rhs, q.relation) == fact.expression:
+            return q
+    return None
 
 
 # ------------------------------------------------------------------ finite certificates
@@ -239,11 +319,15 @@ def replay_search(search: BoxSearch, domain: Domain, bits: int) -> str:
 
 
 def piece_ends(search: BoxSearch, domain: Domain) -> str:
-    """A piece's search runs on the branch the claim is on the open piece; at the piece's
-    two ends (exact breakpoints) the claim's own margin is decided here, exactly (0) or by
-    a ball at the exact point.  "" when both ends of the domain hold."""
+    """A piece's search runs on the branch the claim is on the open piece: that branch is
+    re-derived here (:func:`piece_branch`); at the piece's two ends (exact breakpoints) the
+    claim's own margin is decided here, exactly (0) or by a ball at the exact point.  "" when
+    the branch is the search's and both ends of the domain hold."""
     from ...numeric.ball_compiler import evaluate_ball
 
+    why = piece_branch(search, domain)
+    if why:
+        return why
     lhs, relation, rhs = search.piece_of
     ((symbol, _, lo, hi, _, transform),) = search.coordinates
     ends = [sp.Rational(v.numerator, v.denominator) for v in (lo, hi)]
@@ -260,6 +344,203 @@ def piece_ends(search: BoxSearch, domain: Domain) -> str:
         if b is None or not b.is_finite() or not (b > 0 if strict else b >= 0):
             return f"the claim at the breakpoint {symbol} = {end} is not certified"
     return ""
+
+
+#: sub-boxes for showing that one switching function has no root inside one piece
+ROOT_BOXES = 2000
+#: precisions (bits) at which the sign of a switching function at a point is decided
+SIGN_BITS = (128, 256, 512, 1024)
+BRANCHED = (sp.Piecewise, sp.Max, sp.Min, sp.Abs)
+
+
+class _NoBranch(Exception):
+    """The branch of a node on a piece is not shown (the message says why)."""
+
+
+def piece_ends_of(search: BoxSearch):
+    """The exact ends ``(a, b)`` of a piece's search, in its parameter."""
+    ((_, t, lo, hi, _, transform),) = search.coordinates
+    ends = [sp.Rational(v.numerator, v.denominator) for v in (lo, hi)]
+    if transform is not None:
+        ends = [transform.xreplace({t: e}) for e in ends]
+    return ends
+
+
+def piece_branch(search: BoxSearch, domain: Domain) -> str:
+    r""""" when the search's sides are the claim's sides with every Piecewise, Max, Min and
+    Abs replaced by the branch it takes on the whole open piece ``(a, b)``, re-derived here:
+
+    * the branch is chosen by the signs of the switching functions (differences of Max/Min
+      arguments, an Abs argument, a condition's ``lhs - rhs``) at the exact midpoint of the
+      piece -- exactly, or by Arb balls at rising precision (:data:`SIGN_BITS`); a sign that
+      no precision decides (a tie below the balls' reach) refuses;
+    * it is the branch on the whole open piece: each switching function is continuous there
+      (built from functions continuous where defined, its balls finite) and has no root
+      strictly inside (:func:`no_root_inside`), so its sign is the midpoint's (intermediate
+      value theorem); two Max/Min arguments identically equal there (the trusted equality)
+      may tie.
+    """
+    lhs, relation, rhs = search.piece_of
+    ((symbol, *_),) = search.coordinates
+    a, b = piece_ends_of(search)
+    mid = (a + b) / 2
+
+    def sign_at_mid(g):
+        return exact_sign(g.xreplace({symbol: mid}))
+
+    def constant(g, want: int) -> bool:
+        """g has the sign ``want`` (+1/-1) on the whole open piece."""
+        return sign_at_mid(g) == want and no_root_inside(g, symbol, a, b)
+
+    def walk(e):
+        if not isinstance(e, sp.Basic) or not e.args or not e.has(*BRANCHED):
+            return e
+        if isinstance(e, (sp.Max, sp.Min)):
+            parts = [walk(x) for x in e.args]
+            best = 1 if isinstance(e, sp.Max) else -1
+            for i, p in enumerate(parts):
+                ok = True
+                for j, q in enumerate(parts):
+                    if i == j:
+                        continue
+                    g = p - q
+                    if deciders.simplifies_to(g, sp.S.Zero):
+                        continue   # equal on the whole piece: either is the value
+                    if not constant(g, best):
+                        ok = False
+                        break
+                if ok:
+                    return p
+            raise _NoBranch(f"no argument of {sp.sstr(e)[:80]} is shown to be the "
+                            f"{'largest' if best > 0 else 'smallest'} on the open piece "
+                            f"({sp.sstr(a)}, {sp.sstr(b)}) (a tie, or a switch inside)")
+        if isinstance(e, sp.Abs):
+            u = walk(e.args[0])
+            for want in (1, -1):
+                if constant(u, want):
+                    return u if want > 0 else -u
+            raise _NoBranch(f"the sign of {sp.sstr(u)[:80]} is not constant on the open piece")
+        if isinstance(e, sp.Piecewise):
+            for branch, cond in e.args:
+                truth = condition_on_piece(cond)
+                if truth is True:
+                    return walk(branch)
+                if truth is not False:
+                    raise _NoBranch(f"the condition {sp.sstr(cond)[:80]} is not decided on "
+                                    "the open piece")
+            raise _NoBranch("no condition of a Piecewise holds on the open piece")
+        return e.func(*[walk(x) for x in e.args])
+
+    def condition_on_piece(cond):
+        if cond in (sp.true, sp.false):
+            return bool(cond)
+        if isinstance(cond, (sp.And, sp.Or)):
+            parts = [condition_on_piece(c) for c in cond.args]
+            if any(p is None for p in parts):
+                return None
+            return all(parts) if isinstance(cond, sp.And) else any(parts)
+        if not isinstance(cond, sp.core.relational.Relational) or \
+                cond.rel_op not in ("<=", "<", ">=", ">") or cond.has(*BRANCHED):
+            return None
+        g = cond.lhs - cond.rhs
+        if deciders.simplifies_to(g, sp.S.Zero):
+            return cond.rel_op in ("<=", ">=")
+        s = sign_at_mid(g)
+        if s is None or s == 0 or not no_root_inside(g, symbol, a, b):
+            return None
+        return (s > 0) if cond.rel_op in (">=", ">") else (s < 0)
+
+    try:
+        L, R = walk(lhs), walk(rhs)
+    except _NoBranch as exc:
+        return f"the piece [{sp.sstr(a)}, {sp.sstr(b)}]: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a branch that cannot be re-derived refuses
+        return f"the piece's branch is not re-derived ({type(exc).__name__})"
+    for mine, theirs in ((L, search.lhs), (R, search.rhs)):
+        if mine != theirs and not deciders.simplifies_to(mine - theirs, sp.S.Zero):
+            return (f"the piece [{sp.sstr(a)}, {sp.sstr(b)}] is searched on {sp.sstr(theirs)[:80]},"
+                    f" but the claim's branch there is {sp.sstr(mine)[:80]}")
+    return ""
+
+
+def exact_sign(value):
+    """The sign (+1, 0, -1) of a closed number: exactly (a Rational, also after the trusted
+    ``simplify``), else by Arb balls at rising precision (:data:`SIGN_BITS`); None when no
+    precision decides (never 0 from a ball)."""
+    from ...numeric.ball_compiler import evaluate_ball
+
+    value = sp.sympify(value)
+    if value.free_symbols or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return None
+    if not value.is_Rational:
+        try:
+            simple = sp.simplify(value)
+        except Exception:  # noqa: BLE001
+            simple = value
+        value = simple if simple.is_Rational else value
+    if value.is_Rational:
+        return int(bool(value > 0)) - int(bool(value < 0))
+    for bits in SIGN_BITS:
+        try:
+            ball = evaluate_ball(value, {}, bits=bits)
+        except Exception:  # noqa: BLE001 - a value the balls cannot evaluate
+            return None
+        if ball.is_finite() and ball > 0:
+            return 1
+        if ball.is_finite() and ball < 0:
+            return -1
+    return None
+
+
+def no_root_inside(g, symbol, a, b) -> bool:
+    r"""True when ``g`` is shown to have no root strictly inside ``(a, b)`` (and to be
+    continuous there).  In ``x = a + (b - a) t``, ``t`` in [0, 1], by Arb balls over sub-boxes
+    (:data:`ROOT_BOXES` at most): a finite ball without 0 has no root; a sub-box touching an
+    end ``e`` of [0, 1] where ``g`` and its first ``k - 1`` derivatives are exactly 0 (the
+    trusted equality) has no root besides ``e`` when the ball of the k-th derivative excludes
+    0 there (each lower derivative is then strictly monotone on the sub-box and 0 only at e)."""
+    from ...numeric.ball_compiler import compile_ball
+    from ...numeric.balls import interval, working_bits
+    from .definedness import continuous_nodes
+
+    known = continuous_nodes()
+    if any(not (n.is_Atom or isinstance(n, known)) for n in sp.preorder_traversal(g)):
+        return False
+    t = sp.Dummy("t", real=True)
+    G = g.xreplace({symbol: a + (b - a) * t})
+    derivatives = [G]
+    for _ in range(3):
+        derivatives.append(sp.diff(derivatives[-1], t))
+    fns = [compile_ball(d, [t]) for d in derivatives]
+    zero_order = {}
+    for end in (0, 1):   # how many derivatives vanish exactly at each end
+        k = 0
+        while k < len(derivatives) - 1 and \
+                deciders.simplifies_to(derivatives[k].xreplace({t: end}), sp.S.Zero):
+            k += 1
+        zero_order[end] = k
+    todo, boxes = [(sp.S.Zero, sp.S.One)], 0
+    with working_bits(128):
+        while todo:
+            lo, hi = todo.pop()
+            boxes += 1
+            if boxes > ROOT_BOXES:
+                return False
+            env = {t: interval(lo, hi)}
+            v = fns[0](env)
+            if v.is_finite() and not v.contains(0):
+                continue
+            ends = [e for e in (0, 1) if e in (lo, hi) and zero_order[e] > 0]
+            if len(ends) == 1:
+                k = zero_order[ends[0]]
+                d = fns[k](env)
+                if v.is_finite() and d.is_finite() and not d.contains(0):
+                    continue
+            if hi - lo < sp.Rational(1, 2 ** 30):
+                return False
+            m = (lo + hi) / 2
+            todo += [(lo, m), (m, hi)]
+    return True
 
 
 def _at(e, symbol, point):

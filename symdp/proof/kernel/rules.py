@@ -445,7 +445,7 @@ def counting_judgement(c: CountingCertificate, domain: Domain):
                 enumerated = a.enumerate()
             except ValueError as exc:     # InvalidParameterError: outside the quantity's domain
                 return f"{a} cannot be enumerated at {p}: {exc}", ""
-            closed = sp.nsimplify(derived.value.xreplace(p).doit())
+            closed = derived.value.xreplace(p).doit()   # exact: never a numeric guess
             if sp.simplify(enumerated - closed) != 0:
                 return (f"the lemma derivation disagrees with enumeration at {p}: {atom} "
                         f"enumerates to {enumerated}, its closed form gives {closed}"), ""

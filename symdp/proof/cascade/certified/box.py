@@ -65,8 +65,9 @@ MAX_DIMENSION = 3
 # ------------------------------------------------------------------ boxes
 
 def range_from_domain(symbol, domain: sp.Set, integer: bool) -> Range | None:
-    """The closure of an Interval/Range domain as a :class:`Range` (None for other sets)."""
-    if isinstance(domain, (sp.Interval, sp.Range)) or (integer and domain.is_subset(sp.S.Integers)):
+    """The closure of an Interval/Range domain as a :class:`Range` (None for other sets: a
+    union with holes is never replaced by its hull, where a point of a hole would refute)."""
+    if isinstance(domain, (sp.Interval, sp.Range)):
         lo, hi = domain.inf, domain.sup
         if not (lo.is_number and hi.is_number):
             return None
@@ -113,10 +114,10 @@ def coordinates(box) -> list[Coordinate]:
             out.append(Coordinate(r, t, Fraction(0), Fraction(1), r.lo + (r.hi - r.lo) * t, False))
             continue
         if r.bounded:
-            lo = _to_fraction(r.lo)
-            hi = _to_fraction(r.hi)
-            if r.integer:
-                lo, hi = Fraction(_ceil(lo)), Fraction(_floor(hi))
+            if r.integer:   # the integers of [lo, hi], exactly (an irrational end too)
+                lo, hi = Fraction(int(sp.ceiling(r.lo))), Fraction(int(sp.floor(r.hi)))
+            else:
+                lo, hi = _to_fraction(r.lo), _to_fraction(r.hi)
             out.append(Coordinate(r, r.symbol, lo, hi, None, r.integer))
             continue
         t = sp.Symbol(f"t_{r.symbol.name}", nonnegative=True)
@@ -130,7 +131,6 @@ def coordinates(box) -> list[Coordinate]:
 
 
 def _to_fraction(x) -> Fraction:
-    x = sp.nsimplify(x) if not x.is_Rational else x
     if not x.is_Rational:
         raise InvalidParameterError(f"box bounds must be rational; got {x}")
     return Fraction(int(x.p), int(x.q))
@@ -308,7 +308,6 @@ def _sub_box_text(coords, box) -> dict:
 def _short(v) -> str:
     if v in (sp.oo, -sp.oo):
         return _end_text(v)
-    v = sp.nsimplify(v) if not v.is_Rational else v
     if v.is_Rational and v.q <= 10 ** 6:
         return str(v)
     return str(sp.N(v, 12))
@@ -620,6 +619,15 @@ def _by_pieces(lhs, rhs, relation, margin, box, coords, constraints, domains, ma
         result.monotone += piece.monotone
         result.searches += [dataclasses.replace(q, piece_of=(lhs, relation, rhs))
                             for q in piece.searches]
+        if piece.status == "refuted" and piece.counterexample is not None:
+            # the branch fails inside the piece: a counterexample of the claim only where the
+            # claim's own margin, at the exact point, is certified to fail
+            point = sp.Rational(piece.counterexample["point"][x.name])
+            if sign_at(margin, x, point, strict) is False:
+                piece.box, piece.coordinates = tuple(box), tuple(coords)
+                piece.seconds = time.perf_counter() - start
+                return piece
+            return None
         if piece.status != "certified":
             return None
         m = piece.smallest_margin

@@ -107,13 +107,44 @@ def _sorted_distinct(roots):
     return [r for _, r in out]
 
 
+#: precisions (bits) at which the sign of a difference at a point is decided
+SIGN_BITS = (128, 256, 512, 1024)
+
+
+def sign_of(value):
+    """The sign (+1, 0, -1) of a closed number, exactly (a Rational, also after simplify) or
+    by Arb balls at rising precision (:data:`SIGN_BITS`); None when undecided -- never a
+    guess from digits (a difference below 10^-40 is not 0)."""
+    from ....numeric.ball_compiler import evaluate_ball
+
+    value = sp.sympify(value)
+    if value.free_symbols or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return None
+    if not value.is_Rational:
+        try:
+            simple = sp.simplify(value)
+        except Exception:  # noqa: BLE001
+            simple = value
+        value = simple if simple.is_Rational else value
+    if value.is_Rational:
+        return int(bool(value > 0)) - int(bool(value < 0))
+    for bits in SIGN_BITS:
+        try:
+            ball = evaluate_ball(value, {}, bits=bits)
+        except Exception:  # noqa: BLE001
+            return None
+        if ball.is_finite() and ball > 0:
+            return 1
+        if ball.is_finite() and ball < 0:
+            return -1
+    return None
+
+
 def specialise(expr, symbol, point):
     """``expr`` with each Piecewise/Max/Min/Abs replaced by the branch it takes at ``point``
-    (an exact number strictly inside a piece); None when a branch is not decided there."""
-    def value(e):
-        v = sp.N(e.xreplace({symbol: point}), 40)
-        return v if v.is_real and v.is_number else None
-
+    (an exact number strictly inside a piece), each comparison decided exactly or by balls
+    (:func:`sign_of`); None when a branch is not decided there.  (The kernel re-derives the
+    branch and shows it holds on the whole open piece.)"""
     def walk(e):
         if not e.args or not e.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
             return e
@@ -127,14 +158,17 @@ def specialise(expr, symbol, point):
                     raise _Undecided
             raise _Undecided
         if isinstance(e, (sp.Max, sp.Min)):
-            vals = [(value(a), a) for a in e.args]
-            if any(v is None for v, _ in vals):
-                raise _Undecided
-            pick = max if isinstance(e, sp.Max) else min
-            return walk(pick(vals, key=lambda va: va[0])[1])
+            want = 1 if isinstance(e, sp.Max) else -1
+            parts = [walk(a) for a in e.args]
+            for i, p in enumerate(parts):
+                signs = [sign_of((p - q).xreplace({symbol: point}))
+                         for j, q in enumerate(parts) if j != i]
+                if all(sg is not None and sg * want >= 0 for sg in signs):
+                    return p
+            raise _Undecided
         if isinstance(e, sp.Abs):
-            v = value(e.args[0])
-            if v is None or v == 0:
+            v = sign_of(e.args[0].xreplace({symbol: point}))
+            if not v:
                 raise _Undecided
             return walk(e.args[0] if v > 0 else -e.args[0])
         return e.func(*[walk(a) for a in e.args])

@@ -11,7 +11,10 @@ monotone map to both sides, under conditions that are recorded:
   :math:`t \mapsto t^k` is strictly monotone on :math:`[0, \infty)`;
 * :math:`\exp` (increasing), :math:`\log` (increasing, arguments > 0).
 
-A sign condition the SymPy assumptions of the hypotheses do not settle becomes
+Each map is recorded (``Reduction.moves``) and re-derived by the kernel
+(:func:`symdp.proof.kernel.replay.reduction`), which confirms every side condition itself
+(``c > 0``, ``k > 0`` and ``A, B >= 0``, ...): the signs found here choose the map, they
+prove nothing.  A sign condition the SymPy assumptions of the hypotheses do not settle becomes
 an **obligation** (e.g. ``(n - 1)/n >= 0``) that the box search certifies.  This
 is the *symbolic tail argument* for integer exponents: the rule for
 :math:`A^k` holds for every k > 0 at once, so the range of k -- infinite in
@@ -51,6 +54,9 @@ class Reduction:
     relation: str
     steps: list = field(default_factory=list)
     obligations: list = field(default_factory=list)
+    #: the maps applied, for the kernel to re-derive with their side conditions (issue #27):
+    #: ("cancel", c), ("negate",), ("divide", c), ("power", k, +1 or -1), ("exp",), ("log",)
+    moves: list = field(default_factory=list)
     proved: bool | None = None       # the reduced relation decided by the sign analysis
     sign_reason: str = ""
 
@@ -342,12 +348,14 @@ def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule pe
         c = sp.Add(*common)
         red.lhs, red.rhs = L - c, R - c
         red.steps.append(f"cancel the common term {sp.sstr(c)}")
+        red.moves.append(("cancel", c))
         return True
     # negation
     if (L.could_extract_minus_sign() or L == 0) and (R.could_extract_minus_sign() or R == 0) \
             and not (L == 0 and R == 0):
         red.lhs, red.rhs, red.relation = -L, -R, FLIP[rel]
         red.steps.append("multiply both sides by -1")
+        red.moves.append(("negate",))
         return True
     # a common positive factor
     if L.is_Mul or R.is_Mul:
@@ -357,6 +365,7 @@ def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule pe
             if _nonneg(signs, c, strict=True):
                 red.lhs, red.rhs = L / c, R / c
                 red.steps.append(f"divide by {sp.sstr(c)} > 0")
+                red.moves.append(("divide", c))
                 return True
     # a common exponent
     if L.is_Pow and R.is_Pow and L.exp == R.exp and L.exp != 1:
@@ -372,6 +381,7 @@ def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule pe
             red.lhs, red.rhs = A, B
             if negative:
                 red.relation = FLIP[rel]
+            red.moves.append(("power", k, 1 if positive else -1))
             red.steps.append(f"t -> t^({sp.sstr(k)}) is strictly "
                              f"{'increasing' if positive else 'decreasing'} on "
                              f"{'[0, oo)' if positive else '(0, oo)'} for every "
@@ -381,6 +391,7 @@ def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule pe
     if isinstance(L, sp.exp) and isinstance(R, sp.exp):
         red.lhs, red.rhs = L.args[0], R.args[0]
         red.steps.append("exp is strictly increasing")
+        red.moves.append(("exp",))
         return True
     if isinstance(L, sp.log) and isinstance(R, sp.log):
         for arg in (L.args[0], R.args[0]):
@@ -388,5 +399,6 @@ def _one_step(red: Reduction, signs: Signs) -> bool:  # noqa: C901 - one rule pe
                 red.obligations.append(Obligation(arg, ">", sp.S.Zero, "argument of log"))
         red.lhs, red.rhs = L.args[0], R.args[0]
         red.steps.append("log is strictly increasing on (0, oo)")
+        red.moves.append(("log",))
         return True
     return False

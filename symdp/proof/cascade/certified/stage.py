@@ -145,6 +145,9 @@ def _finite_domain(symbols, hypotheses, conditions):
     import itertools
 
     domains = [hypotheses.get(s) for s in symbols]
+    # a finite integer range (8 <= n <= 15) is a finite set too
+    domains = [sp.FiniteSet(*d) if isinstance(d, sp.Range) and d.size.is_finite and
+               d.size <= FINITE_LIMIT else d for d in domains]
     if any(not isinstance(d, sp.FiniteSet) or not all(v.is_Rational for v in d) for d in domains):
         return None
     size = 1
@@ -320,6 +323,7 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
     from ...certificates import Domain, margin_of, sign_fact
 
     coordinates, tails, facts = {}, [], []
+    # the relation the main search is about, when the reduction changed it
     for why, r in results:
         for c in r.coordinates:
             key = c.range.symbol
@@ -343,7 +347,8 @@ def _box_certificate(lhs, rhs, relation, reduction, results, main, hypotheses) -
                           smallest_margin=_margin(main),
                           pieces=tuple(p for _, r in results for p in r.pieces),
                           facts=tuple(facts), detail=_box_detail(reduction, results),
-                          searches=tuple(q for _, r in results for q in r.searches))
+                          searches=tuple(q for _, r in results for q in r.searches),
+                          reduction=tuple(reduction.moves))
 
 
 def _uncovered(ranges, hypotheses) -> str:
