@@ -92,7 +92,9 @@ DERIVATIONS.append(Derivation(
         Step(sp.sqrt((a + t) ** 2 + c ** 2), ">=", sp.sqrt(a ** 2 + c ** 2),
              "monotonicity: the parameter of G_{a+t} (x) G_c is at least that of G_a (x) G_c"),
         Step(Gaussian(c)(alpha), "=", Phi(PhiInv(1 - alpha) - c), "G_m(alpha) = Phi(Phi^{-1}(1 - alpha) - m)"),
-        Step(sp.Derivative(Phi(z), z), ">", 0, "Phi' = phi > 0, so Phi is increasing and G_m(alpha) = "
+        # Phi'(z) as SymPy differentiates symdp's Phi, the density phi(z): a Derivative node
+        # has no definedness rule in the kernel (deny by default, issue #27), its value has
+        Step(sp.diff(Phi(z), z), ">", 0, "Phi' = phi > 0, so Phi is increasing and G_m(alpha) = "
              "Phi(Phi^{-1}(1 - alpha) - m) is non-increasing in m: with step 4, "
              "G_a (x) G_c = G_sqrt(a^2+c^2) >= G_sqrt((a+t)^2+c^2) = G_{a+t} (x) G_c",
              proof=arith_proof("doit + z3")),

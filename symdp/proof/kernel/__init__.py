@@ -44,7 +44,8 @@ Modules: this one seals; :mod:`.closed_forms` binds a written side to a certific
 :mod:`.conjugate` checks a convex conjugate's closed form; :mod:`.definedness` lists where an
 expression is defined; :mod:`.deciders` confirms facts (and holds the trusted equality);
 :mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
-counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
+counting and induction certificates of issue #20, :mod:`.convex` the lemma proofs and
+minorant certificates of issue #28 (a reason or nothing, never a verdict).
 
 The trusted base (:data:`TRUSTED_BASE`, enforced by the import contract ``trusted-base`` of
 pyproject.toml): this package (3040 lines), certificates, verdict and budgets (861),

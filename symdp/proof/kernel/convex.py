@@ -73,9 +73,21 @@ slope inequality.  Junctions of two graph pieces of the same function need nothi
 
 **Axioms** (taken, each cited; the rest is derived by the rules): :data:`LEMMAS`' docstrings.
 What is trusted beyond the rest of the kernel: the definitions of the families
-(``EpsDelta``, ``Gaussian``, ``Laplace``, ``Identity``, ``Zero``: their ``expr``, the
-formulas of Dong, Roth, Su 2022, Eq. 5, Def. 2.7, Sec. 2.3) and of the operators (Def.
-4.1, Eq. 4), z3, SymPy's exact arithmetic and automatic evaluation.
+(``EpsDelta``, ``Gaussian``, ``Laplace``, ``Identity``, ``Zero``: the kernel's own table
+:data:`.closed_forms.DEFINITIONS`, the formulas of Dong, Roth, Su 2022, Eq. 5, Def. 2.7,
+Sec. 2.3) and of the operators (Def. 4.1, Eq. 4, written here), z3, SymPy's exact
+arithmetic and automatic evaluation.
+
+**No untrusted import** (issue #27's trusted base): symdp's objects are recognised by
+qualified class name -- the class of that name in a module already loaded, its
+``__module__`` and ``__qualname__`` checked (:func:`_classes`) -- and read through their
+``args``; a module that is not loaded has no objects to recognise.  Building a node (``f(x)``
+of an operand, ``FixedPoint(g)``) runs that class's constructor, as
+:func:`.closed_forms.unfold` does with ``node.func``.
+
+**The claim** (issue #27): a certificate's statement is the step's claim as written --
+:mod:`symdp.proof.cascade.convex` proposes no other -- so
+:func:`~symdp.proof.kernel.accept` binds it by identity before this module judges it.
 """
 
 from __future__ import annotations
