@@ -14,7 +14,7 @@ and computes T(P, Q)(j/K) exactly by Neyman-Pearson (ENUMERATED).
 import sympy as sp
 
 from symdp.proof import Derivation, Step
-from symdp.proof.convex_proofs import cp_closed_form_proof
+from symdp.proof.convex_proofs import cp_closed_form_proof, cp_instance_proof
 from symdp.subsampling import subsample
 from symdp.subsampling.tightness import SampleReleaseTradeOff, blatant_pair, finite_tradeoff
 from symdp.core.symbols import alpha, p
@@ -49,8 +49,12 @@ pair = Derivation(
     citation=CITE,
     hypotheses={},
     chained=False,
+    # C_p(0)(a) by Eq. 14 = Def. 4.1 (the minorant certificate, x* = 0) at p = 3/10: no
+    # closed form of symdp's doit; f_p^{-1}(a) = 0 on [1 - p, 1]
     steps=tuple(Step(finite_tradeoff(P, Q, a), "=", subsample(Zero(), R(3, 10))(a),
-                     f"T(P, Q)({a}) by Neyman-Pearson = C_p(0)({a})")
+                     f"T(P, Q)({a}) by Neyman-Pearson = C_p(0)({a})",
+                     proof=cp_instance_proof(Zero(), R(3, 10), sp.S(a), sp.S.Zero,
+                                             inverse=sp.S.Zero if a >= R(7, 10) else None))
                 for a in (0, R(1, 10), R(1, 2), R(7, 10), R(9, 10), 1)),
 )
 

@@ -561,6 +561,30 @@ def cp_closed_form_proof(F, p, x, x0, fixed_point_method="z3", inverse=None, ext
     return proof
 
 
+def cp_instance_proof(F, p_value, x_value, x0, inverse=None):
+    """``... C_{p_value}(F)(x_value) ... REL rhs`` at a point: Eq. 14 = Def. 4.1 proved by the
+    minorant certificate for F with p a bound variable over [0, 1] (x* = ``x0`` there),
+    instantiated at ``p = p_value``, ``x = x_value`` (shown in their sets by the kernel), the
+    sides' values unfolded, ``inverse`` (f_p^{-1}(x_value) in closed form, when x_value lies
+    on f_p^{-1}'s piece), z3 -- so that the step rests on no closed form of symdp's ``doit``
+    (issue #27: C_p's closed form is "derived", not checked by the kernel)."""
+    from ..tradeoff.operators import Mixture
+
+    def proof(step, dom):
+        P = ProofBuilder()
+        ps, xs = fresh("p"), fresh("x")
+        params = Domain.of({ps: UNIT})
+        x_star = sp.sympify(x0).subs(sp.Symbol("p", real=True), ps) if x0 is not None else None
+        cert, _, _ = eq14_minorant(F, ps, xs, params, x_star, builder=P)
+        eq14 = P.minorant(cert, domain(params, (xs, UNIT)))
+        instance = P.instantiate(eq14, {ps: p_value, xs: x_value}, dom)
+        premises = [instance] + unfold_all(P, step.lhs, dom) + unfold_all(P, step.rhs, dom)
+        if inverse is not None:
+            premises.append(inverse_closed_form(P, Mixture(F, p_value), x_value, inverse, dom))
+        return _finish(P, step, dom, premises)
+    return proof
+
+
 def unfolded_proof(method="z3"):
     """A step whose sides' trade-off values, unfolded to the families' formulas (and C_p,
     minima, mixtures), satisfy the relation by z3 -- no lemma beyond the definitions."""
