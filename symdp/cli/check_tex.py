@@ -1,5 +1,6 @@
-"""``symdp check-tex FILE.tex [--assume REL ...] [--integer NAME ...] [--json FILE]
-[--annotate OUT.tex] [--dps N] [--points N] [--no-certify] [--verbose]``.
+"""``symdp check-tex FILE.tex [--assume REL ...] [--integer NAME ...] [--macros FILE ...]
+[--follow-inputs] [--timeout SECONDS] [--json FILE] [--annotate OUT.tex] [--dps N]
+[--points N] [--no-certify] [--verbose]``.
 
 Reads the display mathematics of FILE.tex (:mod:`symdp.parsing.document`), checks every
 chain with the cascade of ``symdp check`` (:mod:`symdp.report.tex_check`) and prints the
@@ -11,11 +12,18 @@ docs/check-tex.md.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
 from ..core.errors import InvalidParameterError
 from ..core.files import atomic_write_all, input_text, not_an_input, output_file, read_input
+
+#: seconds a file may take by default (kept equal to symdp.report.tex_check.DEFAULT_TIMEOUT,
+#: which this module does not import at start-up; a test pins the two)
+DEFAULT_TIMEOUT = 300.0
+#: the longest --timeout accepted, in seconds (a day)
+MAX_TIMEOUT = 86_400.0
 
 #: the largest .tex file read, in bytes
 MAX_BYTES = 2_000_000
@@ -27,7 +35,9 @@ def add_parser(subparsers):
         description="Read the display environments of a .tex file (align, equation, gather, "
         "eqnarray, split, \\[ \\]), check each chain of relations line by line and print the "
         "verdicts with their source lines. Hypotheses: '% symdp: assume 0 <= p <= 1; integer "
-        "n' comments and --assume/--integer. Exit 0 when every line was read and every "
+        "n' comments and --assume/--integer; probabilities, expectations, functions, "
+        "definitions and macros of \\input files (--follow-inputs) are read, notation with two "
+        "readings is refused. Exit 0 when every line was read and every "
         "verdict matches its expectation, 1 otherwise, 2 on bad input. Syntax: "
         "docs/check-tex.md.")
     p.add_argument("file", metavar="FILE.tex")
@@ -35,6 +45,17 @@ def add_parser(subparsers):
                    help='an assumption for every display, e.g. "0 <= p <= 1" (repeatable)')
     p.add_argument("--integer", action="append", default=[], metavar="NAME",
                    help="this symbol ranges over integers in every display (repeatable)")
+    p.add_argument("--macros", action="append", default=[], metavar="FILE",
+                   help="read the macro definitions (\\newcommand, \\def, \\DeclareMathOperator; "
+                        "nothing is executed) of this file first (repeatable)")
+    p.add_argument("--follow-inputs", action="store_true",
+                   help="read the macro definitions of the files the document \\inputs, "
+                        "\\includes or \\usepackages from its own folder (paths outside it "
+                        "are refused with a note)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"time limit for the whole file, in seconds (default {DEFAULT_TIMEOUT:g}); "
+                        "the rows left when it runs out are listed as not checked, with the "
+                        "line where it ran out")
     p.add_argument("--json", metavar="FILE", help="write the symdp-check JSON here ('-' for stdout)")
     p.add_argument("--annotate", metavar="OUT.tex",
                    help="write a copy of the document with each checked line marked in the margin")
@@ -64,20 +85,29 @@ def run(args) -> int:
         raise ValueError(f"--dps must be in [30, {MAX_CHECK_DPS}]; got --dps={args.dps}")
     if args.points is not None and not 1 <= args.points <= 1000:
         raise ValueError(f"--points must be in [1, 1000]; got --points={args.points}")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT):
+        raise InvalidParameterError(f"--timeout must be a number of seconds in (0, "
+                                    f"{MAX_TIMEOUT:g}]; got --timeout={args.timeout}")
+    from ..parsing.inputs import folder_inputs, read_macro_file
+
     text = _read_input(args.file)
+    macro_texts = [read_macro_file(path) for path in args.macros]
     # outputs before any work: regular files (or new ones), never an input of this run --
     # "--annotate -" is a file named "-" (only --json takes "-" for standard output)
     files = [(option, value) for option, value in (("--json", args.json),
                                                    ("--annotate", args.annotate))
              if value is not None and not (option == "--json" and value == "-")]
     for option, value in files:
-        not_an_input(option, value, [args.file])
+        not_an_input(option, value, [args.file, *args.macros])
         output_file(option, value)
     if len(files) == 2 and os.path.realpath(files[0][1]) == os.path.realpath(files[1][1]):
         raise InvalidParameterError("--json and --annotate must name different files")
-    document = read_tex(text, args.file, assume=args.assume, integers=args.integer)
+    document = read_tex(text, args.file, assume=args.assume, integers=args.integer,
+                        macros=macro_texts,
+                        inputs=folder_inputs(args.file) if args.follow_inputs else None)
     dps = (max(15, args.dps // 2), args.dps)
-    check = check_document(document, dps=dps, certify=args.certify, points=args.points)
+    check = check_document(document, dps=dps, certify=args.certify, points=args.points,
+                           timeout=args.timeout)
     # every output is made before any is written, and the files are written all or none
     report = tex_json_report(check, dps=dps) if args.json is not None else None
     payloads = {"--json": None if report is None else report + "\n",

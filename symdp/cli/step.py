@@ -187,7 +187,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(derivation_dict(report)["steps"][0], indent=2))
     else:
-        print(f"{sp.sstr(lhs)} {relation} {sp.sstr(rhs)}")
+        # the step as typed (Phi(PhiInv(x)) is not x yet): the statement the verdict is about
+        print(f"{sp.sstr(written[0])} {relation} {sp.sstr(written[1])}")
         print(f"{result.label}: {result.detail}")
         print(f"scope: {result.scope}")
         if result.counterexample:

@@ -10,7 +10,7 @@ the problem, e.g. ``cannot parse formula at column 7: unexpected ')'``.
 Grammar
 -------
 Both syntaxes share one grammar; juxtaposition is multiplication and binds
-like ``*`` (``1/2n`` is ``n/2``)::
+like ``*`` (``2n/3`` is ``2n/3``; ``1/2n`` has two readings and is refused, see below)::
 
     relation := expr (REL expr)+                  chained: 0 <= delta <= 1
     expr     := term (("+" | "-") term)*
@@ -36,7 +36,8 @@ the operator.  A ``|`` opens an absolute value unless one is open.
 - ``call``: ``f(args)`` for ``f`` in ``exp log ln sqrt binomial binom Phi PhiInv
   erf erfc min max Min Max abs Abs factorial floor ceiling ceil``;
   ``log(x, b)`` is the logarithm to base ``b``.  Any other identifier followed
-  by ``(`` is a product: ``n(n-1)`` is ``n*(n-1)``.
+  by ``(`` is a product: ``n(n-1)`` is ``n*(n-1)``.  A quotient followed by a juxtaposed
+  factor (``1/2n``) is refused: see "Two readings are refused".
 - ``**`` is ``^``; the exponent is a ``unary``, so ``2^-1`` is ``1/2``.
 
 **LaTeX** (``latex=True``), as printed in a paper or by :func:`sympy.latex`:
@@ -57,15 +58,43 @@ the operator.  A ``|`` opens an absolute value unless one is open.
   ``\infty`` are constants, ``\Phi`` is the normal CDF.
 - Subscripts and primes name symbols: ``x_{1}`` is ``x_1``, ``\varepsilon_0`` is
   ``varepsilon_0``, ``\varepsilon'`` and ``\varepsilon^{\prime}`` are ``varepsilon'``.
-- Functions ``\ln \log \exp \Phi \erf \erfc \min \max``, ``\operatorname{erfc}``
+- Functions ``\ln \log \exp \sin \cos \Phi \erf \erfc \min \max``, ``\operatorname{erfc}``
   and the same names as words (``exp``, ``erfc``).  The argument is a
   parenthesised or braced group (``\ln(x)``, ``\log{\left(x\right)}``) and
   a following ``^`` powers the value (``\ln(x)^2`` is :math:`(\ln x)^2`);
-  otherwise it is the next factor with its exponent (``\ln x^2`` is
-  :math:`\ln(x^2)`, ``\ln 2n`` is :math:`n\ln 2`).  ``\log_{2}`` sets the base,
+  otherwise it is the next factor (``\ln x + 1`` is :math:`\ln(x) + 1`; ``\ln x^2`` and
+  ``\ln 2n`` have two readings and are refused).  ``\log_{2}`` sets the base,
   ``\Phi^{-1}`` is the inverse normal CDF, ``\ln^{2} x`` is :math:`(\ln x)^2`.
-  ``\min`` and ``\max`` need a delimited argument list: ``\min\{a, b\}``.
+  ``\min`` and ``\max`` need a delimited argument list: ``\min\{a, b\}``; with a subscript
+  (``\max_i |x_i|``, ``\sup_{x \in S} f(x)``, ``\inf_z``) they are an extremum over the
+  subscript's variables of the term that follows.
+- Quantities read but not evaluated (:mod:`symdp.core.quantities`): ``\Pr[E]``, ``P(K = k)``,
+  ``\mathbb{P}``; ``\mathbb{E}[X]``, ``\mathbb{E}_{x \sim P}[\cdot]``,
+  ``\underset{x \sim P}{\mathbb{E}}``; ``\operatorname{Var}(X)``; ``\mathbb{I}[E]``; sums and
+  products over a set (``\sum_{y \in S}``, ``\sum_i``); norms ``\|x\|_1``.  Under
+  ``\sum_i``, ``\max_i``, ... a name subscripted by the index is indexed: ``x_i`` is ``x[i]``.
+- Functions: a name applied to arguments in parentheses is an application when ``symbols``
+  maps it to a :class:`sympy.Lambda` (``f_p(x)``; ``f'(z)`` is its derivative) or to an
+  undefined function (``sympy.Function('s')``), when it is a word (``\operatorname{score}(x)``),
+  when it has several arguments (``score(x, c, \alpha)``, ``D(P \| Q)``) or an event as
+  argument; it is a product when the name stands for a number (a ``symbols`` entry, a bound
+  index, or a name the formula uses on its own: ``p(1-p)``).
+- Names: ``x_{n+1}``, accents (``\bar x`` is ``bar(x)``, ``\widehat{\mu}`` is ``hat(mu)``),
+  ``\texttt{d\_in}`` (``d_in``), ``\mathcal{X}`` (``cal(X)``).
 - Scientific notation is not LaTeX: ``2e-3`` is :math:`2e - 3`.
+
+Two readings are refused
+------------------------
+Where people write the same thing for two different formulas the parser does not choose: it
+raises a ``ParseError`` that names both readings and how to write each (issue #27, item 4).
+The rule: a quotient followed by a juxtaposed factor (``a/bc``, ``1/2n``, ``x/2y``,
+``1/2\pi``, in both syntaxes: (a/b)c or a/(bc)); a function's bare argument followed by what
+could continue it (``\ln xy``, ``\exp xy``, ``\ln 2\pi``: a factor; ``\ln x/y``: a quotient;
+``\sin x^2``, ``\ln x^2``: a power -- but ``\ln e^{x}`` is ln(e^x), and another function
+ends the argument: ``\log n \log\log n``); a one-argument application of a name that is
+neither a function nor a number (``s(X)``: s applied to X, or s times X; ``E[X]``); an index
+used after the term its operator applies to (``\sum_i a_i - b_i``).  A reading that is
+unambiguous stays: ``a/b \cdot c``, ``\frac12 x``, ``\ln x + y``, ``\log n!``.
 
 Names
 -----
@@ -149,9 +178,10 @@ def _validated_symbols(symbols) -> dict:
         raise InvalidParameterError(f"symbols must be a dict of name -> Symbol; "
                                     f"got symbols={symbols!r}")
     for key, value in symbols.items():
-        if not isinstance(key, str) or not isinstance(value, sp.Basic):
-            raise InvalidParameterError(f"symbols must map names (str) to SymPy objects; "
-                                        f"got {key!r}: {value!r}")
+        if not isinstance(key, str) or not (isinstance(value, sp.Basic) or
+                                            isinstance(value, sp.core.function.UndefinedFunction)):
+            raise InvalidParameterError(f"symbols must map names (str) to SymPy objects or "
+                                        f"undefined functions; got {key!r}: {value!r}")
     return symbols
 
 

@@ -16,7 +16,7 @@ from .budget import MAX_DEPTH, MAX_DIGITS, MAX_SECONDS, _Builder, _Value, _expre
 from .latex import _LatexRules
 from .plain import _PlainRules
 from .tokens import _Problem, _Token
-from .vocabulary import _CLOSING, _FUNCTIONS, _RELATIONS
+from .vocabulary import _CLOSING, _FUNCTIONS, _GREEK, _RELATIONS
 
 
 class _Parser(_PlainRules, _LatexRules):
@@ -35,6 +35,10 @@ class _Parser(_PlainRules, _LatexRules):
         self.build = _Builder(seconds, evaluate)
         self.depth = 0
         self.abs_open = False  # inside |...|, a '|' closes instead of opening
+        self.bound = {}          # index names bound here (\sum_i, \max_{x \in S}) -> Symbol
+        self.bound_names = set()  # every name bound somewhere in the formula
+        self.bare = _bare_names(tokens)  # names the formula uses on their own (values)
+        self.run_ends = _letter_runs(tokens)  # where each run of adjacent letters ends
 
     # -- token stream -------------------------------------------------------
 
@@ -86,7 +90,24 @@ class _Parser(_PlainRules, _LatexRules):
                                       "(use parse_relation)")
         if not self.at("end"):
             raise self.unexpected()
+        self.no_index_outside(value.expr)
         return value.expr
+
+    def no_index_outside(self, expr) -> None:
+        r"""Refuse an index used after its operator's body ended: ``\sum_i a_i - b_i`` reads
+        as ``(\sum_i a_i) - b_i`` (``i`` free) or as ``\sum_i (a_i - b_i)``."""
+        ended = self.bound_names - set(self.bound)  # bound, and out of scope here
+        if not ended:
+            return
+        for symbol in expr.free_symbols:
+            name = symbol.name if isinstance(symbol, sp.Symbol) else str(symbol)
+            base, _, sub = name.partition("_")
+            if name in ended or (sub and set(sub.split(",")) & ended):
+                index = name if name in ended else next(iter(set(sub.split(",")) & ended))
+                raise _Problem(1, f"the index {index} of a \\sum, \\prod, \\max or \\sup is "
+                                  f"used after the term it applies to ({name}): write "
+                                  "\\sum_i (a_i - b_i) for one operator over the whole, or "
+                                  "(\\sum_i a_i) - b_j with another name")
 
     def relation(self) -> sp.Basic:
         if self.at("end"):
@@ -104,6 +125,8 @@ class _Parser(_PlainRules, _LatexRules):
         if len(directions) > 1:
             raise _Problem(operators[-1].col, "a chain of relations must point one way "
                                               "(write a < b <= c, not a < b > c)")
+        for side in sides:
+            self.no_index_outside(side.expr)
         relations = [_RELATIONS[op.value](left.expr, right.expr, evaluate=False)
                      for left, op, right in zip(sides, operators, sides[1:])]
         if len(relations) == 1:
@@ -126,24 +149,47 @@ class _Parser(_PlainRules, _LatexRules):
     def term(self) -> _Value:
         """term := unary (("*" | "/") unary | power)*"""
         cols = [self.peek().col]
+        starts = [self.pos]
         factors = [self.unary()]
         while True:
             token = self.peek()
             if token.kind == "op" and token.value in ("*", "/"):
+                slash = self.pos
                 self.advance()
                 factor = self.unary()
                 if token.value == "/":
+                    if self.starts_factor(self.peek()):
+                        raise self.two_quotients(starts[-1], slash)
                     factor = self.build.inverse(factor, token.col)
+                starts.append(slash + 1)
             elif self.starts_factor(token):
                 if token.kind == "num":
                     raise _Problem(token.col, f"missing operator before the number "
                                               f"{token.shown()}")
+                starts.append(self.pos)
                 factor = self.power()
             else:
                 break
             factors.append(factor)
             cols.append(token.col)
         return factors[0] if len(factors) == 1 else self.build.mul(factors, cols)
+
+    def two_quotients(self, start: int, slash: int) -> _Problem:
+        """``a/bc`` (``1/2n``, ``x/2y``, ``1/2\\pi``) reads as (a/b)·c or as a/(bc): refused,
+        naming both."""
+        def text(a, b):
+            return " ".join(t.text for t in self.tokens[a:b])
+        a, b = text(start, slash), text(slash + 1, self.pos)
+        following = self.peek()
+        c = following.text + ("…" if following.kind == "open" or following.kind == "cmd" and
+                              following.value not in _GREEK else "")
+        if self.latex:
+            how = f"write \\frac{{{a}}}{{{b}}} {c} for the first, \\frac{{{a}}}{{{b} {c}}} " \
+                  "for the second"
+        else:
+            how = f"write ({a}/{b})*{c} for the first, {a}/({b}*{c}) for the second"
+        return _Problem(self.tokens[slash].col, f"'{a}/{b}{c}' has two readings: ({a}/{b})·{c} "
+                                                f"and {a}/({b}·{c}); {how}")
 
     def starts_factor(self, token: _Token) -> bool:
         if token.kind in ("num", "name", "cmd", "open"):
@@ -198,6 +244,8 @@ class _Parser(_PlainRules, _LatexRules):
                 return self.build.call("floor" if token.value == "lfloor" else "ceiling",
                                        [value], token.col)
             return value
+        if token.kind == "op" and token.value == "‖" and self.latex:
+            return self.norm(token)
         if token.kind == "op" and token.value == "|" and not self.abs_open:
             self.advance()
             self.abs_open = True
@@ -210,6 +258,21 @@ class _Parser(_PlainRules, _LatexRules):
             self.advance()
             return self.build.call("Abs", [value], token.col)
         raise self.unexpected(token)
+
+    def norm(self, token: _Token) -> _Value:
+        """``\\|x - x'\\|_1``, ``||x - x'||_1``: a norm (of vectors symdp does not know)."""
+        self.advance()
+        outer, self.abs_open = self.abs_open, False
+        try:
+            value = self.expression()
+        finally:
+            self.abs_open = outer
+        if self.at("op", "‖"):
+            self.advance()
+        else:
+            raise _Problem(self.peek().col, f"missing '{token.text}' to close the norm at "
+                                            f"column {token.col}")
+        return self.build_norm(token, value)
 
     def group(self, opening: _Token) -> _Value:
         """The expression after ``opening`` up to its closing delimiter."""
@@ -258,6 +321,9 @@ class _Parser(_PlainRules, _LatexRules):
 
     def symbol(self, typed: str, canonical: str) -> _Value:
         for key in (typed, canonical):
+            if key in self.bound:  # an index bound by \sum_i, \max_{x \in S}
+                return _Value(self.bound[key])
+        for key in (typed, canonical):
             if key in self.symbols:
                 value = self.symbols[key]
                 return _Value(value, _expression_digits(value))
@@ -266,6 +332,15 @@ class _Parser(_PlainRules, _LatexRules):
     def name(self) -> _Value:
         token = self.advance()
         word = token.value
+        if self.latex and word in ("max", "min") and self.at("op", "_"):
+            return self.extremum(token, word)  # max_i G_i, typed without a backslash
+        if self.latex and word in ("Var", "Variance", "var") and self.at("open"):
+            return self.variance(token)
+        if self.latex and token.text.startswith("\\") and self.at("open"):
+            if word == "E":
+                return self.expectation(token)  # \operatorname{E}[X]
+            if word in ("P", "Pr"):
+                return self.probability(token)
         if word in _FUNCTIONS:
             return self.latex_function(token) if self.latex else self.plain_call(token)
         if not self.latex:
@@ -280,3 +355,59 @@ class _Parser(_PlainRules, _LatexRules):
             raise _Problem(token.col, f"{token.value} takes {wanted} "
                                       f"argument{'s' if wanted != '1' else ''}, got {len(args)}")
         return self.build.call(name, args, token.col)
+
+
+def _bare_names(tokens: list[_Token]) -> set:
+    """The names a formula uses on their own, not followed by ``(`` or ``[``: those stand for
+    numbers, so ``p(1 - p)`` is a product.  Subscripted names count with a one-token or
+    braced subscript of letters and digits (``x_1``, ``x_{ij}``)."""
+    from .vocabulary import _CANONICAL, _GREEK
+
+    found = set()
+    n = len(tokens)
+    for j, token in enumerate(tokens):
+        if not (token.kind == "name" or token.kind == "cmd" and token.value in _GREEK):
+            continue
+        if j > 0 and tokens[j - 1].kind == "op" and tokens[j - 1].value == "_":
+            continue  # a subscript, not a name
+        name = _CANONICAL.get(token.value, token.value)
+        k = j + 1
+        if k < n and tokens[k].kind == "op" and tokens[k].value == "_":
+            if k + 1 < n and tokens[k + 1].kind in ("name", "num"):
+                name += "_" + tokens[k + 1].value
+                k += 2
+            elif k + 1 < n and tokens[k + 1].kind == "open" and tokens[k + 1].value == "{":
+                parts, m = [], k + 2
+                while m < n and tokens[m].kind in ("name", "num") or \
+                        (m < n and tokens[m].kind == "op" and tokens[m].value == ","):
+                    parts.append(tokens[m].value)
+                    m += 1
+                if not (m < n and tokens[m].kind == "close"):
+                    continue
+                name += "_" + "".join(parts)
+                k = m + 1
+            else:
+                continue
+        while k < n and tokens[k].kind == "op" and tokens[k].value == "'":
+            name += "'"
+            k += 1
+        if k < n and tokens[k].kind == "open" and tokens[k].value in ("(", "["):
+            continue
+        found.add(name)
+    return found
+
+
+def _letter_runs(tokens: list[_Token]) -> dict:
+    """For each token that starts or continues a run of adjacent one-letter names, the index
+    just after the run (``score`` in ``score(x, c)``); computed once, in one pass."""
+    ends, j, n = {}, 0, len(tokens)
+    while j < n:
+        k = j
+        while k + 1 < n and tokens[k].kind == "name" and len(tokens[k].value) == 1 and \
+                tokens[k + 1].kind == "name" and len(tokens[k + 1].value) == 1 and \
+                tokens[k + 1].col == tokens[k].col + 1:
+            k += 1
+        for m in range(j, k + 1):
+            ends[m] = k + 1
+        j = k + 1
+    return ends

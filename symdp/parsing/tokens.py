@@ -7,12 +7,14 @@ column, which :mod:`symdp.parsing` turns into a ``ParseError``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from .vocabulary import (_ASCII_DIGITS, _BRACED_WORD, _CANONICAL, _CHARACTERS, _COMMAND,
-                         _COMMAND_TOKENS, _FUNCTIONS, _GREEK, _GREEK_TAIL, _IDENTIFIER,
-                         _LATEX_CHARACTERS, _LATEX_NUMBER, _LETTERS, _PLAIN_NUMBER, _RESERVED,
-                         _SPACING, _SUPERSCRIPTS, _TWO_CHARACTERS, _UNICODE_GREEK, _WORD_COMMANDS)
+from .vocabulary import (_ASCII_DIGITS, _CANONICAL, _CHARACTERS, _COMMAND, _COMMAND_TOKENS,
+                         _FONT_COMMANDS, _FONT_LETTERS, _FUNCTIONS, _GREEK, _GREEK_TAIL,
+                         _IDENTIFIER, _LATEX_CHARACTERS, _LATEX_NUMBER, _LETTERS, _PLAIN_NUMBER,
+                         _RESERVED, _SPACING, _SUPERSCRIPTS, _TWO_CHARACTERS, _UNICODE_GREEK,
+                         _WORD_COMMANDS)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,10 @@ def _tokenize(text: str, latex: bool) -> list[_Token]:
             add("num", match.group(0), i, match.end())
             i = match.end()
             continue
+        if latex and pair == "||":  # D(P || Q), ||x - x'||_1: one double bar
+            add("op", "‖", i, i + 2)
+            i += 2
+            continue
         if ch in _CHARACTERS:
             add(*_CHARACTERS[ch], i, i + 1)
             i += 1
@@ -128,10 +134,12 @@ def _latex_token(text: str, i: int, add) -> int:
     if ch.isascii() and ch.isalpha():
         run = _LETTERS.match(text, i)
         word = run.group(0)
-        if word in _RESERVED:
+        if word in _RESERVED and len(word) > 2:  # d_{in}, x_{if}: two letters are letters
             raise _Problem(i + 1, f"'{word}' is a reserved word, not a formula")
         if len(word) > 1 and (word in _GREEK or word in _CANONICAL or word in _FUNCTIONS):
             add("name", word, i, run.end())
+        elif word in ("argmax", "argmin"):  # an index, not a number: the grammar refuses it
+            add("cmd", word, i, run.end())
         else:  # juxtaposed letters are a product, one symbol per letter
             for j in range(i, run.end()):
                 add("name", text[j], j, j + 1)
@@ -146,17 +154,74 @@ def _latex_token(text: str, i: int, add) -> int:
         if name in _COMMAND_TOKENS:
             add(*_COMMAND_TOKENS[name], i, end)
             return end
-        if name in _WORD_COMMANDS:
-            word = _BRACED_WORD.match(text, end)
-            if word is None:
-                raise _Problem(i + 1, f"\\{name} must be followed by a word in braces, "
-                                      f"e.g. \\{name}{{erfc}}")
-            if word.group(1) in _RESERVED:
-                raise _Problem(i + 1, f"'{word.group(1)}' is a reserved word, not a formula")
-            add("name", word.group(1), i, word.end())
-            return word.end()
+        if name in _WORD_COMMANDS or name in _FONT_COMMANDS:
+            return _word_command(text, i, name, end, add)
         if not name.isalpha():
             raise _Problem(i + 1, f"unknown command {command.group(0)!r}")
         add("cmd", name, i, end)
         return end
     raise _Problem(i + 1, f"unexpected character {ch!r}")
+
+
+_ESCAPED = re.compile(r"\\([_#&$%{}])")
+_WRAPPER = re.compile(r"\\(?:" + "|".join(sorted(_WORD_COMMANDS, key=len, reverse=True))
+                      + r")\s*\{([^{}]*)\}")
+
+
+def _braced(text: str, i: int) -> int | None:
+    """The index after the balanced ``{...}`` at ``text[i]`` (after spaces), None if none."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] != "{":
+        return None
+    depth, j = 0, i
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+            continue
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return None
+
+
+def _word_command(text: str, i: int, name: str, end: int, add) -> int:
+    r"""``\mathrm{tot}``, ``\texttt{d\_in}``, ``\mathcal{X}``, ``\mathbb{E}``: one token.
+
+    A word command's argument is a name as written (``\texttt{len(x)}`` is the name
+    ``len(x)``; escaped characters and nested word commands are unwrapped); a font command's
+    is a letter of another alphabet (``\mathcal{X}`` is the name ``cal(X)``, not ``X``), except
+    ``\mathbb{E}``, ``\mathbb{P}``, ``\mathbb{I}``, ``\mathbb{1}`` and the number sets, which are
+    commands the grammar reads (an expectation, a probability, an indicator, a set)."""
+    close = _braced(text, end)
+    if close is None:
+        single = re.match(r"\s*([A-Za-z0-9])", text[end:])
+        if name in _FONT_COMMANDS and single:  # \mathbb E
+            close, inner = end + single.end(), single.group(1)
+        else:
+            raise _Problem(i + 1, f"\\{name} must be followed by a word in braces, "
+                                  f"e.g. \\{name}{{erfc}}")
+    else:
+        inner = text[text.index("{", end) + 1:close - 1]
+    previous = None
+    while previous != inner:  # \texttt{a\_\texttt{b}}: unwrap nested word commands
+        previous, inner = inner, _WRAPPER.sub(lambda m: m.group(1), inner)
+    word = " ".join(_ESCAPED.sub(lambda m: m.group(1), inner).split())
+    if not word:
+        raise _Problem(i + 1, f"\\{name}{{}} is empty")
+    if name in _FONT_COMMANDS:
+        font = _FONT_COMMANDS[name]
+        known = _FONT_LETTERS.get((font, word))
+        if known is not None:
+            add("cmd", known, i, close)
+        else:
+            add("name", f"{font}({word})", i, close)
+        return close
+    if word in _RESERVED:
+        raise _Problem(i + 1, f"'{word}' is a reserved word, not a formula")
+    add("name", word, i, close)
+    return close

@@ -46,12 +46,13 @@ _FUNCTIONS = {
     "max": ("Max", 1, None), "Max": ("Max", 1, None), "abs": ("Abs", 1, 1),
     "Abs": ("Abs", 1, 1), "factorial": ("factorial", 1, 1), "floor": ("floor", 1, 1),
     "ceiling": ("ceiling", 1, 1), "ceil": ("ceiling", 1, 1),
+    "sin": ("sin", 1, 1), "cos": ("cos", 1, 1),
 }
-_LATEX_FUNCTION_COMMANDS = frozenset("exp ln log Phi erf erfc min max".split())
+_LATEX_FUNCTION_COMMANDS = frozenset("exp ln log Phi erf erfc min max sin cos".split())
 _SYMPY_FUNCTIONS = {"log": sp.log, "Phi": Phi, "PhiInv": PhiInv, "erf": sp.erf,
                     "erfc": sp.erfc, "Min": sp.Min, "Max": sp.Max, "Abs": sp.Abs,
                     "factorial": sp.factorial, "binomial": sp.binomial,
-                    "floor": sp.floor, "ceiling": sp.ceiling}
+                    "floor": sp.floor, "ceiling": sp.ceiling, "sin": sp.sin, "cos": sp.cos}
 
 # Words that are never names: they mean code, not mathematics.  ``lambda`` is
 # kept out of the list because it is a Greek letter.
@@ -72,8 +73,29 @@ _COMMAND_TOKENS = {
     "rbrace": ("close", "\\}"), "lfloor": ("open", "lfloor"), "rfloor": ("close", "rfloor"),
     "lceil": ("open", "lceil"), "rceil": ("close", "rceil"), "lvert": ("op", "|"),
     "rvert": ("op", "|"), "vert": ("op", "|"), "prime": ("op", "'"),
+    "|": ("op", "‖"), "Vert": ("op", "‖"), "lVert": ("op", "‖"), "rVert": ("op", "‖"),
+    "#": ("name", "#"), "mid": ("op", "|"),
 }
-_WORD_COMMANDS = frozenset("mathrm operatorname text textrm mathit rm".split())
+#: commands whose braced argument is a name as written: ``\mathrm{tot}``, ``\texttt{d\_in}``
+_WORD_COMMANDS = frozenset("""mathrm operatorname text textrm mathit rm textnormal texttt
+    mathtt textsf textit""".split())
+#: font commands whose argument is a letter of another alphabet: a name of its own
+#: (``\mathcal{X}`` is not ``X``); ``\mathbb{E}`` and friends are read by the grammar
+_FONT_COMMANDS = {"mathcal": "cal", "mathbf": "bf", "boldsymbol": "bf", "bm": "bf",
+                  "mathsf": "sf", "mathfrak": "frak", "mathscr": "scr", "mathbb": "bb",
+                  "mathds": "bb", "mathbbm": "bb"}
+#: ``\mathbb{E}``, ``\mathbf{P}`` ...: the token the grammar reads (a probability, an
+#: expectation, an indicator, a variance, a number set)
+_FONT_LETTERS = {("bb", "E"): "Expectation", ("bf", "E"): "Expectation",
+                 ("bb", "P"): "Pr", ("bf", "P"): "Pr", ("bb", "I"): "Indicator",
+                 ("bb", "1"): "Indicator", ("bf", "1"): "Indicator", ("bb", "V"): "Var",
+                 ("bb", "R"): "set", ("bb", "Z"): "set", ("bb", "N"): "set",
+                 ("bb", "Q"): "set", ("bb", "C"): "set"}
+#: accents: ``\bar x`` is the name ``bar(x)``, ``\widehat{\mu}`` is ``hat(mu)``
+_ACCENTS = {"bar": "bar", "overline": "bar", "hat": "hat", "widehat": "hat", "tilde": "tilde",
+            "widetilde": "tilde", "dot": "dot", "ddot": "ddot", "vec": "vec", "check": "check",
+            "breve": "breve", "acute": "acute", "grave": "grave", "mathring": "ring",
+            "underline": "underline"}
 
 _CHARACTERS = {
     "+": ("op", "+"), "-": ("op", "-"), "−": ("op", "-"), "*": ("op", "*"),

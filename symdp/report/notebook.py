@@ -24,12 +24,12 @@ import sys
 from ..core.errors import InvalidParameterError, SymdpError
 from ..core.validation import shown
 from .tex_check import TexCheck, check_document, row_mark
-from .tex_output import tex_text_report
+from .tex_output import row_verdict, tex_text_report
 
 __all__ = ["load_ipython_extension", "check_cell", "VerdictTable"]
 
 _DISPLAY = re.compile(r"\\begin\s*\{|\\\[")
-_SYMBOL = {"holds": "✓", "evidence": "~", "refuted": "✗", "unread": "?"}
+_SYMBOL = {"holds": "✓", "evidence": "~", "refuted": "✗", "unread": "?", "noted": ":="}
 
 
 class VerdictTable:
@@ -39,22 +39,12 @@ class VerdictTable:
         self.check = check
 
     def rows(self) -> list[dict]:
+        """One record per row: line, mark, LaTeX, verdict and the detail the text table
+        shows (the reason of an UNDECIDED, the counterexample of a REFUTED, ...)."""
         out = []
         for row in self.check.rows:
-            results = row.step_results
-            mark = row_mark(row)
-            if row.problem is not None and not results:
-                verdict, detail = "not read", f"column {row.problem.column}: {row.problem.message}"
-            elif not results:
-                verdict, detail = "not read", "no step was read on this line"
-            else:
-                weakest = min(results, key=lambda r: r.verdict.strength)
-                verdict, detail = weakest.label, weakest.scope
-                if weakest.counterexample is not None:
-                    cx = weakest.counterexample
-                    point = ", ".join(f"{k} = {v}" for k, v in cx.point.items())
-                    detail = f"counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}"
-            out.append({"line": row.row.line, "mark": _SYMBOL[mark], "verdict": verdict,
+            verdict, detail = row_verdict(row)
+            out.append({"line": row.row.line, "mark": _SYMBOL[row_mark(row)], "verdict": verdict,
                         "formula": " ".join(row.row.text.split()), "detail": detail})
         return out
 
@@ -64,7 +54,7 @@ class VerdictTable:
             "<td>{verdict}</td><td>{detail}</td></tr>".format(
                 **{k: html.escape(str(v)) for k, v in row.items()}) for row in self.rows())
         return ("<table class='symdp-check'><thead><tr><th>line</th><th></th><th>LaTeX</th>"
-                "<th>verdict</th><th>scope / counterexample</th></tr></thead>"
+                "<th>verdict</th><th>detail / counterexample</th></tr></thead>"
                 f"<tbody>{cells}</tbody></table>")
 
     def __repr__(self) -> str:
@@ -72,7 +62,7 @@ class VerdictTable:
 
 
 #: the options :func:`check_cell` passes on to :func:`~symdp.report.tex_check.check_document`
-CELL_OPTIONS = ("dps", "certify", "points", "symbolic_work", "lines", "progress")
+CELL_OPTIONS = ("dps", "certify", "points", "symbolic_work", "lines", "progress", "timeout")
 
 
 def check_cell(line: str, cell: str, **options) -> VerdictTable:

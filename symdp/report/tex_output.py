@@ -30,12 +30,20 @@ from .check_output import json_report, summary, summary_line, verdict_counts_lin
 from .tex_check import TexCheck, row_mark
 from .tex_safe import finish, neutralise
 
-__all__ = ["tex_text_report", "tex_json_report", "annotate", "MARK_COMMANDS"]
+__all__ = ["tex_text_report", "tex_json_report", "annotate", "row_verdict", "MARK_COMMANDS"]
 
 #: the LaTeX command of each margin mark
 MARK_COMMANDS = {"holds": "\\symdpholds", "evidence": "\\symdpevidence",
-                 "refuted": "\\symdprefuted", "unread": "\\symdpunread"}
-_SHOWN = {"holds": "holds", "evidence": "evidence", "refuted": "REFUTED", "unread": "?"}
+                 "refuted": "\\symdprefuted", "unread": "\\symdpunread",
+                 "noted": "\\symdpnoted"}
+_SHOWN = {"holds": "holds", "evidence": "evidence", "refuted": "REFUTED", "unread": "?",
+          "noted": "read"}
+#: what a row read but not checked is, in the table
+_KINDS = {"definition": ("defined", "a definition: the name stands for its right side in "
+                                    "the rows after it (not checked)"),
+          "premise": ("premise", "a premise (% symdp: premise): assumed in the displays "
+                                 "after it (not checked)"),
+          "expression": ("expression", "an expression without a relation: nothing to check")}
 
 
 def _clip(text: str, width: int) -> str:
@@ -49,14 +57,20 @@ def _counterexample(result) -> str:
     return f"counterexample: {point}: lhs = {cx.lhs}, rhs = {cx.rhs}"
 
 
-def _row_verdict(row) -> tuple[str, str]:
-    """(verdict, detail) of a checked row: the weakest step's."""
+def row_verdict(row) -> tuple[str, str]:
+    """(verdict, detail) of a checked row: the weakest step's verdict and its detail or
+    counterexample (the table, the notebook's table and the JSON say the same)."""
     results = row.step_results
+    if row.row.skipped:
+        return "skipped", "not read: % symdp: skip"
     if row.problem is not None and not results:
         return "?", f"column {row.problem.column}: {row.problem.message}" \
             if row.problem.line == row.row.line else str(row.problem)
     if not results:
-        return "?", "no step was read on this line"
+        label, detail = _KINDS.get(row.row.kind, ("?", "not checked"))
+        if row.row.kind == "steps":  # read, but no step (or its steps left out by --lines)
+            return "?", "not checked" if row.row.steps else "no step was read on this line"
+        return label, detail
     weakest = min(results, key=lambda r: r.verdict.strength)
     detail = weakest.detail
     if weakest.counterexample is not None:
@@ -75,7 +89,7 @@ def tex_text_report(check: TexCheck, *, verbose: bool = False) -> str:
     """The table of ``symdp check-tex`` (see the module docstring)."""
     width = 100 if not verbose else 10_000
     rows = check.rows
-    verdicts = [_row_verdict(r) for r in rows]
+    verdicts = [row_verdict(r) for r in rows]
     vw = max([len(v) for v, _ in verdicts] + [7])
     header = f"{'line':>6}  {'verdict':<{vw}}  detail"
     lines = [f"{check.document.path}: {len(check.document.displays)} display(s)", header,
@@ -158,6 +172,7 @@ _PREAMBLE = r"""% --- added by symdp check-tex: the margin marks ---
 \providecommand{\symdpevidence}[1]{\symdpmark{orange!80!black}{$\sim$}{#1}}
 \providecommand{\symdprefuted}[1]{\symdpmark{red!80!black}{$\times$}{#1}}
 \providecommand{\symdpunread}[1]{\symdpmark{gray}{?}{#1}}
+\providecommand{\symdpnoted}[1]{\symdpmark{gray}{:=}{#1}}
 % --- end of symdp's additions ---
 """
 
@@ -179,11 +194,14 @@ def _note_text(row) -> str | None:
         what = _counterexample(refuted[0]) if refuted else "refuted"
         return f"symdp, line {row.row.line}: refuted; {what}"
     if mark == "unread":
+        if row.row.skipped:
+            return f"symdp, line {row.row.line}: skipped (% symdp: skip)"
         if row.problem is not None:
             return f"symdp, line {row.row.line}: not read: column {row.problem.column}: " \
                    f"{row.problem.message}"
         if not row.step_results:
-            return f"symdp, line {row.row.line}: no step was read on this line"
+            return f"symdp, line {row.row.line}: " + \
+                ("not checked" if row.row.steps else "no step was read on this line")
         weakest = min(row.step_results, key=lambda r: r.verdict.strength)
         return f"symdp, line {row.row.line}: {weakest.verdict.value}: {weakest.detail}"
     return None
@@ -214,6 +232,8 @@ def _tag_insertion(text: str, row, mark_tex: str) -> list[tuple[int, int, str]]:
     if row.row.numbered:
         return [(row.row.end, row.row.end,
                  f"\\stepcounter{{equation}}\\tag{{\\theequation\\ {mark_tex}}}")]
+    if row.display.environment == "$$":  # plain TeX's display: \eqno, not amsmath's \tag
+        return [(row.row.end, row.row.end, f"\\eqno{{{mark_tex}}}")]
     return [(row.row.end, row.row.end, f"\\tag*{{{mark_tex}}}")]
 
 
@@ -249,6 +269,7 @@ def annotate(check: TexCheck) -> str:
 
 def _display_end(text: str, offset: int) -> int:
     """The offset just after the display that contains ``offset``."""
-    match = re.compile(r"\\end\s*\{(align|gather|equation|eqnarray|multline|flalign)\*?\}|\\\]")
+    match = re.compile(r"\\end\s*\{(align|gather|equation|eqnarray|multline|flalign|alignat|"
+                       r"displaymath|dmath)\*?\}|\\\]|\$\$")
     found = match.search(text, offset)
     return found.end() if found else len(text)

@@ -49,7 +49,7 @@ nleq ngeq neq ne lesssim gtrsim approx coloneqq eqqcolon triangleq not mid nmid 
 bigl bigr Bigl Bigr biggl biggr Biggl Biggr big Big bigg Bigg middle left right limits
 nolimits displaystyle textstyle scriptstyle scriptscriptstyle ensuremath mathstrut
 substack stackrel overset underset tag notag nonumber intertext shortintertext
-numberwithin allowdisplaybreaks eqref raisebox"""
+numberwithin allowdisplaybreaks eqref raisebox eqno leqno"""
 _TEXT = """documentclass usepackage begin end section subsection subsubsection paragraph
 subparagraph chapter part appendix title author date maketitle thanks and today
 tableofcontents label ref pageref cite citep citet citealp citeauthor citeyear nocite
@@ -67,7 +67,8 @@ bibitem newblock qed qedhere proofname theoremstyle newtheorem newcommand renewc
 providecommand newenvironment renewenvironment DeclareMathOperator def let gdef relax
 setlength addtolength setcounter stepcounter addtocounter refstepcounter value arabic roman
 Roman alph Alph theequation thefootnote the rlap llap clap surd sim times"""
-_SYMDP = """symdpholds symdpevidence symdprefuted symdpunread symdpmark symdpdenied"""
+_SYMDP = """symdpholds symdpevidence symdprefuted symdpunread symdpnoted symdpmark
+symdpdenied"""
 
 #: control words kept in the annotated copy (``\name`` without the backslash)
 ALLOWED_COMMANDS = frozenset(_FORMULA_COMMANDS | set((_MATH + " " + _TEXT + " " + _SYMDP).split()))

@@ -89,3 +89,33 @@ def test_a_file_that_is_not_utf8_is_bad_input(tmp_path, capsys):
     path.write_bytes("\\[ \xe9 = 1 \\]".encode("latin-1"))
     assert main(["check-tex", str(path)]) == 2
     assert "UTF-8" in capsys.readouterr().err
+
+
+def test_the_timeout_default_is_the_checkers(tex, capsys):
+    from symdp.cli.check_tex import DEFAULT_TIMEOUT
+    from symdp.report import tex_check
+
+    assert DEFAULT_TIMEOUT == tex_check.DEFAULT_TIMEOUT
+    assert main(["check-tex", str(tex(DOC)), "--no-certify", "--timeout", "1e-9"]) == 1
+    assert "time limit (1e-09 s, --timeout) ran out at line 7" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e9"])
+def test_a_bad_timeout_is_one_line_and_exit_2(tex, capsys, value):
+    assert main(["check-tex", str(tex(DOC)), "--timeout", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--timeout" in err
+
+
+def test_macros_from_a_file_or_the_documents_inputs(tex, tmp_path, capsys):
+    text = "\\input{defs}\n\\[ e^{\\E} \\ge 1 + \\E \\]\n"
+    macros = tmp_path / "defs.tex"
+    macros.write_text("\\newcommand{\\E}{\\varepsilon}\n")
+    doc = tex(text)
+    assert main(["check-tex", str(doc), "--no-certify"]) == 1  # \E unknown: not read
+    capsys.readouterr()
+    assert main(["check-tex", str(doc), "--no-certify", "--follow-inputs"]) == 0
+    assert "1 macro definition(s) read from defs.tex" in capsys.readouterr().out
+    assert main(["check-tex", str(doc), "--no-certify", "--macros", str(macros)]) == 0
+    assert main(["check-tex", str(doc), "--macros", str(tmp_path / "none.tex")]) == 2
+    assert "--macros" in capsys.readouterr().err

@@ -162,7 +162,7 @@ def test_preamble_comments_hold_for_the_whole_file_and_cli_flags_too():
 
 
 def test_let_names_a_formula_and_a_function():
-    hyp, _, _ = read_directive(r"let x^* = \frac{1-\delta}{2}; let f_p(t) = p t + (1-p)(1-t)")
+    hyp = read_directive(r"let x^* = \frac{1-\delta}{2}; let f_p(t) = p t + (1-p)(1-t)").hypotheses
     symbols = hyp.symbols()
     assert parse_formula("x_{star}", latex=True, symbols=symbols) == (1 - delta) / 2
     assert parse_formula("f_p(x)", latex=True, symbols=symbols) == p * x + (1 - p) * (1 - x)

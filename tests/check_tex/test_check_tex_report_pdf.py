@@ -66,3 +66,30 @@ def test_report_annotated_copy_compiles_and_shows_the_marks(tmp_path, capsys):
     # the rows keep their equation numbers: (1) (2) (3) in the align, (4) for the equation
     for number in ("(1", "(2", "(3", "(4)"):
         assert number in text
+
+
+NEW_DISPLAYS = r"""\documentclass{article}
+\usepackage{amsmath}
+\begin{document}
+$$ a + a = 2a $$
+\begin{displaymath} b \le b + 1 \end{displaymath}
+\[ c := 2 \]
+\end{document}
+"""
+
+
+@needs_tex
+def test_dollar_displays_displaymath_and_definitions_are_marked_and_compile(tmp_path, capsys):
+    from symdp.report.pdf import compile_pdf
+
+    source = tmp_path / "doc.tex"
+    source.write_text(NEW_DISPLAYS)
+    out = tmp_path / "annotated.tex"
+    assert main(["check-tex", str(source), "--no-certify", "--annotate", str(out)]) == 0
+    capsys.readouterr()
+    assert "\\eqno{\\symdpholds{4}}" in out.read_text()  # $$: plain TeX's \eqno
+    text = subprocess.run(["pdftotext", "-layout", str(compile_pdf(out)), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    for line in (4, 5, 6):
+        assert f"L{line}" in text, (line, text)
+    assert ":=" in text

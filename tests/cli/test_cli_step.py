@@ -38,3 +38,12 @@ def test_a_false_step_is_refuted_and_exits_1(capsys):
 def test_usage_errors_are_one_line_exit_2(capsys, argv, words):
     code, _, err = _run(capsys, *argv)
     assert code == 2 and err.count("\n") == 1 and words in err
+
+
+def test_a_huge_integer_power_is_never_evaluated_exactly(capsys):
+    # x^(10^100) at x = 5 has 10^100 digits: the kernel's looks at points used to compute it
+    # and never returned.  Truth by parity: an even power is >= 0, an odd one is -1 at x = -1.
+    code, out, _ = _run(capsys, "x^(10^100)", ">=", "0")
+    assert code == 0 and "holds for every parameter value" in out
+    code, out, _ = _run(capsys, "x^(10^100+1)", ">=", "0")
+    assert code == 1 and "REFUTED" in out and "x=-1" in out

@@ -145,6 +145,7 @@ NUMERIC = [
     # symdp check-tex (issue #21)
     ("check-tex", "--dps", CT, None, "29"),
     ("check-tex", "--points", CT, None, "1001"),
+    ("check-tex", "--timeout", CT, None, "86401"),
 ]
 
 #: options of ``symdp bagging`` whose documented range has no upper end: ``1e400`` is an
@@ -163,7 +164,7 @@ NOT_NUMERIC = {("check", "--only"), ("check", "--json"), ("step", "--assume"),
                ("account", "--event"), ("audit", "--event"),
                ("tradeoff", "--event"), ("tradeoff", "--schedule"), ("plot tradeoff", "--event"),
                ("check-tex", "--assume"), ("check-tex", "--integer"), ("check-tex", "--json"),
-               ("check-tex", "--annotate"),
+               ("check-tex", "--annotate"), ("check-tex", "--macros"),
                *((f"plot {kind}", "--out") for kind in
                  ("tradeoff", "subsample", "profile", "bagging", "compose"))}
 

@@ -41,7 +41,7 @@ def test_a_plain_function_name_needs_parentheses_but_latex_takes_the_next_factor
     with pytest.raises(_Problem, match="exp is a function"):
         _parse("exp 2", False)
     assert _parse(r"\exp 2", True) == sp.exp(2)
-    assert parse_formula(r"\ln x^2", latex=True) == sp.log(sp.Symbol("x") ** 2)
+    assert parse_formula(r"\ln\left(x^2\right)", latex=True) == sp.log(sp.Symbol("x") ** 2)
 
 
 def test_the_time_limit_reaches_the_builder():

@@ -14,7 +14,7 @@ x, n = sp.symbols("x n")
     (r"\frac12", sp.Rational(1, 2)), (r"\sqrt[3]{8}", sp.Integer(2)),
     (r"\log_{2} 8", sp.Integer(3)), (r"\Phi^{-1}(x)", PhiInv(x)),
     (r"x_{1}^{2}", sp.Symbol("x_1") ** 2), (r"\varepsilon^{\prime}", sp.Symbol("varepsilon'")),
-    (r"\ln^{2} x", sp.log(x) ** 2), (r"\ln 2n", n * sp.log(2)), (r"\min\{1, x\}", sp.Min(1, x)),
+    (r"\ln^{2} x", sp.log(x) ** 2), (r"\ln(2) n", n * sp.log(2)), (r"\min\{1, x\}", sp.Min(1, x)),
     (r"\mathrm{tot}", sp.Symbol("tot")),
 ])
 def test_tex_rules(text, expected):

@@ -60,11 +60,27 @@ def format_value(value, digits=20) -> str:
     return str(value)
 
 
+#: heartbeats for simplifying a side at a counterexample to its exact value (a log of a
+#: large rational could keep SymPy busy for minutes: issue #29, "no hang")
+EXACT_VALUE_WORK = 60_000
+
+
 def exact_value(expr):
-    """The exact value of a closed numeric expression when it is rational, else None."""
+    """The exact value of a closed numeric expression when it is rational, else None (also
+    when simplifying it takes more than :data:`EXACT_VALUE_WORK` heartbeats).  Logarithms,
+    exponentials and fractional powers are not simplified: SymPy's ``logcombine`` raises
+    rationals to rational powers exactly, which builds no object (no heartbeat) and can take
+    minutes at a counterexample with large coordinates."""
+    from ..budgets import WorkExhausted, work_limit
+
+    if expr.is_Rational:
+        return expr
+    if expr.has(sp.log, sp.exp) or any(not p.exp.is_Integer for p in expr.atoms(sp.Pow)):
+        return None
     try:
-        value = sp.simplify(expr)
-    except Exception:  # noqa: BLE001
+        with work_limit(EXACT_VALUE_WORK):
+            value = sp.simplify(expr)
+    except (Exception, WorkExhausted):  # noqa: BLE001
         return None
     return value if value.is_Rational else None
 

@@ -71,7 +71,7 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
     except Exception:  # noqa: BLE001 - unsupported: the numeric stage decides
         fns = None
 
-    from .certified.points import exact_is_cheap
+    from ...core.exact_cost import exact_is_cheap
     from ..sampling import satisfied
 
     conditions = relevant_conditions(derivation, step)

@@ -231,7 +231,10 @@ def _admissible_fn(conditions, symbols):
             if all(s is True for s in states):
                 return True
         for c in conditions:
-            v = c.xreplace(point)
+            try:
+                v = c.xreplace(point)
+            except TypeError:  # a side undefined at the point (1/0 compared): not admissible
+                return False
             if v is not sp.true:
                 try:
                     v = sp.simplify(v)

@@ -48,10 +48,10 @@ counting and induction certificates of issue #20, :mod:`.convex` the lemma proof
 minorant certificates of issue #28 (a reason or nothing, never a verdict).
 
 The trusted base (:data:`TRUSTED_BASE`, enforced by the import contract ``trusted-base`` of
-pyproject.toml): this package (5363 lines, of which kernel/convex.py, issue #28, 1443),
-certificates, verdict and budgets (1038), core's errors, special, counting, enumerable and
-sympy_fixes (920), the ball compiler with balls, ball_ops, ball_inverse and roots (1185):
-8506 lines in all.  Beside it the kernel
+pyproject.toml): this package (5384 lines, of which kernel/convex.py, issue #28, 1443),
+certificates, verdict and budgets (1038), core's errors, exact_cost, special, counting,
+enumerable and sympy_fixes (994), the ball compiler with balls, ball_ops, ball_inverse and
+roots (1185): 8601 lines in all.  Beside it the kernel
 trusts: SymPy's ``simplify`` (and ``diff``, ``factor``, ``phi_normal_form``) for equalities of
 expressions defined on the domain, re-run here, never read from a certificate; SymPy's
 automatic evaluation under the domain's assumptions, its ``doit`` of its own ``Integral``,
@@ -93,7 +93,8 @@ TRUSTED_BASE = (
     "symdp.proof.kernel.deciders", "symdp.proof.kernel.definedness",
     "symdp.proof.kernel.replay", "symdp.proof.kernel.rules", "symdp.proof.kernel.convex",
     "symdp.proof.certificates", "symdp.proof.verdict", "symdp.proof.budgets",
-    "symdp.core.errors", "symdp.core.special", "symdp.core.counting", "symdp.core.enumerable",
+    "symdp.core.errors", "symdp.core.exact_cost", "symdp.core.special", "symdp.core.counting",
+    "symdp.core.enumerable",
     "symdp.core.sympy_fixes",
     "symdp.numeric.ball_compiler", "symdp.numeric.balls", "symdp.numeric.ball_ops",
     "symdp.numeric.ball_inverse", "symdp.numeric.roots",

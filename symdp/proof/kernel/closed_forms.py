@@ -35,6 +35,7 @@ import itertools
 
 import sympy as sp
 
+from ...core.exact_cost import exact_is_cheap
 from ...core.special import Phi, PhiInv
 from ..certificates import Domain, Fact, Unfolding
 
@@ -378,7 +379,10 @@ def _candidates(s) -> list:
 
 def _value_at(e, point):
     """``e`` at ``point`` by exact arithmetic on numbers: a Rational, a real number expression,
-    or None (undefined, complex, or holding an operation the kernel does not carry out)."""
+    or None (undefined, complex, holding an operation the kernel does not carry out, or too
+    large to compute exactly: :func:`~symdp.core.exact_cost.exact_is_cheap`)."""
+    if not exact_is_cheap(e, point):
+        return None
     try:
         v = e.xreplace(point)
     except Exception:  # noqa: BLE001 - not evaluable there (a derivative in a point's symbol)

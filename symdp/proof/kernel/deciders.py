@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from ...core.exact_cost import exact_is_cheap
 from ..budgets import Z3_RLIMIT  # noqa: F401 - z3's resource limit, one constant for all
 from ..certificates import Domain, Fact
 
@@ -91,7 +92,8 @@ def by_exact_points(fact: Fact, dom: Domain) -> str:
         point = dict(zip(sets, values))
         if not all(bool(c.xreplace(point)) for c in dom.conditions):
             continue
-        how = exact_or_ball(fact.expression.xreplace(point), fact.property)
+        how = exact_or_ball(fact.expression.xreplace(point), fact.property) \
+            if exact_is_cheap(fact.expression, point) else None
         if how is None:
             return ""
         count += 1
@@ -564,7 +566,7 @@ def undefined_at(sides, domain: Domain) -> str:
                 ok, point = z3_decide(fact, dom)
             except Exception:  # noqa: BLE001 - no point found
                 continue
-            if ok or point is None:
+            if ok or point is None or not exact_is_cheap(fact.expression, point):
                 continue
             value = sp.simplify(fact.expression.xreplace(point))
             if value.is_Rational and not holds_exactly(value, fact.property):

@@ -20,6 +20,9 @@ Deny by default (issue #27, item 3): every node of a side is either
     ``n > -1``, ``k > -1``, ``n - k > -1`` (the Gamma form);
   - ``asin(u)``, ``acos(u)``: ``-1 <= u <= 1``; ``atanh(u)``: ``-1 < u < 1``; ``acosh(u)``:
     ``u >= 1``; ``tan(u)``: ``cos(u) != 0``; ``cot(u)``: ``sin(u) != 0``;
+  - a probability ``Pr[E]`` or an indicator ``1[E]`` read from a document
+    (``symdp.core.quantities``): a number in [0, 1] wherever it is written, its event not
+    looked into (an expectation, a variance, a supremum has no rule: it may be infinite);
   - symdp's values: ``TradeOffAt(f, x)`` and ``f``'s value by definition at x: ``0 <= x <= 1``
     (a trade-off function lives on [0, 1]); ``InverseAt(f, a)``
     (:math:`\inf\{t : f(t) \le a\}`, Eq. 4): ``0 <= a <= 1``; ``ConjugateAt(f, y)`` (a
@@ -134,6 +137,15 @@ _ABSTRACT_OBJECTS = (_ByName("symdp.tradeoff.abstract.FixedPoint"),
                      _ByName("symdp.subsampling.mechanism.Mechanism"),
                      _ByName("symdp.subsampling.mechanism.SampledMechanism"))
 
+#: a probability ``Pr[E]`` and an indicator ``1[E]`` read from a document
+#: (:mod:`symdp.core.quantities`, outside the trusted base: recognised by qualified name):
+#: a number in [0, 1] for every event as written, so defined wherever written (the event
+#: is a set, not evaluated; what holds of every value in [0, 1] holds of it).  The other
+#: quantities of that module (an expectation, a variance, a supremum, a sum over a set, a
+#: norm) may be infinite or fail to exist: no rule, deny by default.
+_PROBABILITIES = (_ByName("symdp.core.quantities.Probability"),
+                  _ByName("symdp.core.quantities.Indicator"))
+
 
 def hazards(expr, where=(), domain: Domain | None = None) -> list:
     """The facts under which ``expr`` is defined (the rules of this module's docstring).
@@ -229,6 +241,8 @@ def _hazards(expr, where, domain, extended):  # noqa: C901 - one rule per kind o
                       for a in finite if a.free_symbols or a == 0]
     if isinstance(expr, (Phi, sp.erf, sp.erfc)):
         return _hazards(expr.args[0], where, domain, True)
+    if isinstance(expr, _PROBABILITIES):
+        return []   # a number in [0, 1] wherever it is written; its event is not arithmetic
     # the arguments first, then the node's own conditions
     if not isinstance(expr, sp.Pow):
         for a in expr.args:   # (a deeper infinity is met where it is an argument)

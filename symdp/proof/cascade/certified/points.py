@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ....core.exact_cost import exact_is_cheap  # noqa: F401 - the cascade's guard too
+
 from ....numeric.balls import arb, digits_to_bits, fmt, fmt_bound, point_ball, working_bits
 from ....numeric.ball_compiler import compare
 
@@ -74,21 +76,6 @@ class PointsResult:
         """Every evaluable point decided (and holds), at least one point."""
         return (self.count(HOLDS) > 0 and self.count(UNDECIDED) == 0
                 and self.count(FAILS) == 0)
-
-
-#: an exact evaluation with a parameter this large in an exponent is not attempted
-#: (``(1 + 1/n)**n`` at n = 10**12 is a rational of 10**13 digits)
-EXACT_EXPONENT_LIMIT = 10 ** 4
-
-
-def exact_is_cheap(expr, point) -> bool:
-    """Can ``expr`` be evaluated exactly at ``point`` in reasonable time?"""
-    for pw in sp.sympify(expr).atoms(sp.Pow):
-        for s in pw.exp.free_symbols:
-            v = point.get(s)
-            if v is not None and abs(v) > EXACT_EXPONENT_LIMIT:
-                return False
-    return True
 
 
 def _exact(expr, point):
