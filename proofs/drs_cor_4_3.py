@@ -13,6 +13,7 @@ min{f_p, f_p^{-1}}), and the derived closed form is proved piece by piece.
 import sympy as sp
 
 from symdp.proof import Derivation, Step, Verdict
+from symdp.proof.convex_proofs import arith_proof, cp_closed_form_proof, unfolded_proof
 from symdp.subsampling import subsample
 from symdp.subsampling.eps_delta import cor_4_3, cor_4_3_line, cor_4_3_line_printed, cor_4_3_printed
 from symdp.core.symbols import alpha, delta, eps, p
@@ -94,11 +95,15 @@ gap = Derivation(
     steps=(
         Step(cor_4_3_line(eps, delta, p) - cor_4_3_line_printed(eps, delta, p), "=",
              p * delta * (E - 1) / (E + 1), "algebra"),
-        Step(p * delta * (E - 1) / (E + 1), ">", sp.S.Zero, "e^eps > 1, delta > 0, p > 0"),
+        Step(p * delta * (E - 1) / (E + 1), ">", sp.S.Zero, "e^eps > 1, delta > 0, p > 0",
+             proof=arith_proof()),
     ),
 )
 
 k_prime = (1 - delta1) / (1 + sp.exp(eps1))
+f_ed = EpsDelta(eps, delta)
+# f_p^{-1} on [f_p(x*), 1]: the second line of f_{eps',delta'} while positive, then 0
+second_line = sp.Max(0, (1 - delta1 - alpha) / (1 - p + p * E))
 f_prime = EpsDelta(eps1, delta1)
 Cp = subsample(EpsDelta(eps, delta), p)
 fp_star = p * x_star + (1 - p) * (1 - x_star)
@@ -128,19 +133,22 @@ derived = Derivation(
              (1 - p) * (E - 1 + 2 * delta) / ((E + 1) * (p * (E - 1) + 2)), "algebra"),
         Step((1 - p) * (E - 1 + 2 * delta) / ((E + 1) * (p * (E - 1) + 2)), ">=", sp.S.Zero,
              "so x* <= k' = (1 - delta')/(1 + e^{eps'}): on [0, x*] f_{eps',delta'} is its first line"),
-        Step(Cp(alpha), "=", f_prime(alpha), "the Eq. 14 object on [0, x*]", side_conditions=on_left),
+        Step(Cp(alpha), "=", f_prime(alpha), "the Eq. 14 object on [0, x*]", side_conditions=on_left,
+             proof=cp_closed_form_proof(f_ed, p, alpha, x_star)),
         Step(Cp(alpha), "=", cor_4_3_line(eps, delta, p), "the Eq. 14 object on the chord",
-             side_conditions=on_chord),
+             side_conditions=on_chord, proof=cp_closed_form_proof(f_ed, p, alpha, x_star)),
         Step(Cp(alpha), "=", f_prime(alpha), "the Eq. 14 object on [f_p(x*), 1]",
-             side_conditions=on_right),
+             side_conditions=on_right,
+             proof=cp_closed_form_proof(f_ed, p, alpha, x_star, inverse=second_line)),
         Step(cor_4_3_line(eps, delta, p), ">=", f_prime(alpha),
-             "on the chord the line is the larger (the shaded triangle)", side_conditions=on_chord),
+             "on the chord the line is the larger (the shaded triangle)", side_conditions=on_chord,
+             proof=unfolded_proof()),
         Step(f_prime(alpha), ">=", cor_4_3_line(eps, delta, p),
              "off the chord f_{eps',delta'} is the larger (the chord supports it)",
-             side_conditions=on_left),
+             side_conditions=on_left, proof=unfolded_proof()),
         Step(f_prime(alpha), ">=", cor_4_3_line(eps, delta, p),
              "off the chord f_{eps',delta'} is the larger (the chord supports it)",
-             side_conditions=on_right),
+             side_conditions=on_right, proof=unfolded_proof()),
     ),
 )
 
@@ -150,21 +158,26 @@ def _against_definition(name, point):
     e, d, q = point[eps], point[delta], point[p]
     fprime = EpsDelta(sp.log(1 - q + q * sp.exp(e)), q * d)
     line = cor_4_3_line(e, d, q)
+    F = EpsDelta(e, d)
+    inverse = sp.Max(0, (1 - q * d - alpha) / (1 - q + q * sp.exp(e)))
+    definition = TradeOffAt(subsample(F, q).definition(), alpha)
     return Derivation(
         id=name,
         statement=(f"At eps = {e}, delta = {d}, p = {q}: C_p(f_{{eps,delta}}) from the definition "
                    "(biconjugate of min{f_p, f_p^{-1}}) is f_{eps',delta'} off the chord and the "
-                   "derived line L on it."),
+                   "derived line L on it, for every alpha in [0, 1]."),
         citation=CITE,
-        hypotheses=_fixed(point, (0, R(1, 100), R(1, 5), R(1, 2), R(3, 4), R(9, 10), 1)),
+        hypotheses={alpha: sp.Interval(0, 1)},
         chained=False,
         steps=(
-            Step(_definition(point), "=", fprime(alpha), "definition route on [0, x*]",
-                 side_conditions=(sp.Le(alpha, xs),)),
-            Step(_definition(point), "=", line, "definition route on the chord",
-                 side_conditions=(sp.Ge(alpha, xs), sp.Le(alpha, fxs))),
-            Step(_definition(point), "=", fprime(alpha), "definition route on [f_p(x*), 1]",
-                 side_conditions=(sp.Ge(alpha, fxs),)),
+            Step(definition, "=", fprime(alpha), "definition route on [0, x*]",
+                 side_conditions=(sp.Le(alpha, xs),), proof=cp_closed_form_proof(F, q, alpha, xs)),
+            Step(definition, "=", line, "definition route on the chord",
+                 side_conditions=(sp.Ge(alpha, xs), sp.Le(alpha, fxs)),
+                 proof=cp_closed_form_proof(F, q, alpha, xs)),
+            Step(definition, "=", fprime(alpha), "definition route on [f_p(x*), 1]",
+                 side_conditions=(sp.Ge(alpha, fxs),),
+                 proof=cp_closed_form_proof(F, q, alpha, xs, inverse=inverse)),
         ),
     )
 

@@ -20,6 +20,7 @@ the seed's digits: |value - printed| <= half a unit of the last printed digit.
 import sympy as sp
 
 from symdp.proof import Derivation, Step, Verdict
+from symdp.proof.convex_proofs import cp_instance_proof
 from symdp.subsampling import subsample
 from symdp.subsampling.figure6 import figure6, grid_minimum
 from symdp.core.symbols import alpha
@@ -56,7 +57,9 @@ minima = Derivation(
     hypotheses={alpha: sp.Interval(0, 1)},
     chained=False,
     steps=(
-        Step(C.fixed_point() + C(C.fixed_point()), "=", sums["subsampled"], "value at the fixed point"),
+        Step(C.fixed_point() + C(C.fixed_point()), "=", sums["subsampled"], "value at the fixed point",
+             proof=cp_instance_proof(f, FIG.p, C.fixed_point(),
+                                     (1 - FIG.delta) / (1 + sp.exp(FIG.eps)))),
         Step(alpha + C(alpha), ">=", sums["subsampled"], "and nowhere smaller", skip=NO_SYMBOLIC),
         Step(lemma.fixed_point() + lemma(lemma.fixed_point()), "=", sums["lemma_4_4"],
              "value at the kink of f_{eps',delta'}"),

@@ -12,6 +12,7 @@ import sympy as sp
 from symdp.core.special import Phi, PhiInv
 from symdp.composition import TensorPower, TensorProduct
 from symdp.proof import Derivation, Step
+from symdp.proof.convex_proofs import arith_proof
 from symdp.tradeoff import Gaussian, Identity, alpha
 
 a, b, mu, m = (sp.Symbol(n, positive=True) for n in ("a", "b", "mu", "m"))
@@ -56,8 +57,9 @@ DERIVATIONS = [Derivation(
     citation="Dong, Roth, Su 2022, arXiv 1905.02383v3, Prop. 2.12 and Cor. 2.13",
     hypotheses={m: sp.Interval.open(0, sp.oo), eps: sp.Interval(0, sp.oo), x: sp.Reals},
     chained=False,
-    notes="SymPy integrates the left side to erf terms and leaves erf(u) + erfc(u) - 1 "
-          "uncancelled, so the cascade decides it at points only.",
+    notes="Evidence only, on purpose: SymPy integrates the left side to erf terms (with a "
+          "removable 0/0 at m^2 = 2 eps) that cancel only after erfc -> 1 - erf, and the kernel "
+          "does not take SymPy's integrate on trust, so the cascade decides it at points.",
     steps=(
         Step(sp.Integral(npdf(x, 0, 1), (x, (eps - m ** 2 / 2) / m, sp.oo))
              - sp.exp(eps - m ** 2 / 2) * sp.Integral(sp.exp(-m * x) * npdf(x, 0, 1),
@@ -90,8 +92,11 @@ DERIVATIONS.append(Derivation(
         Step(sp.sqrt((a + t) ** 2 + c ** 2), ">=", sp.sqrt(a ** 2 + c ** 2),
              "monotonicity: the parameter of G_{a+t} (x) G_c is at least that of G_a (x) G_c"),
         Step(Gaussian(c)(alpha), "=", Phi(PhiInv(1 - alpha) - c), "G_m(alpha) = Phi(Phi^{-1}(1 - alpha) - m)"),
-        Step(sp.Derivative(Phi(z), z), ">", 0, "Phi' = phi > 0, so Phi is increasing and G_m(alpha) = "
+        # Phi'(z) as SymPy differentiates symdp's Phi, the density phi(z): a Derivative node
+        # has no definedness rule in the kernel (deny by default, issue #27), its value has
+        Step(sp.diff(Phi(z), z), ">", 0, "Phi' = phi > 0, so Phi is increasing and G_m(alpha) = "
              "Phi(Phi^{-1}(1 - alpha) - m) is non-increasing in m: with step 4, "
-             "G_a (x) G_c = G_sqrt(a^2+c^2) >= G_sqrt((a+t)^2+c^2) = G_{a+t} (x) G_c"),
+             "G_a (x) G_c = G_sqrt(a^2+c^2) >= G_sqrt((a+t)^2+c^2) = G_{a+t} (x) G_c",
+             proof=arith_proof("doit + z3")),
     ),
 ))

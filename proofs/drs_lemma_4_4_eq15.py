@@ -16,6 +16,8 @@ Dong, Roth, Su 2022, arXiv 1905.02383v3, Lemma 4.4 (classical; Ullman), Eq. 15 a
 import sympy as sp
 
 from symdp.proof import Derivation, Step
+from symdp.proof.convex_proofs import (arith_proof, cp_closed_form_proof, inverse_lower_proof,
+                                       inverse_proof, unfolded_proof)
 from symdp.subsampling import subsample
 from symdp.subsampling.eps_delta import cor_4_3_line, shaded_triangle
 from symdp.core.symbols import alpha, delta, eps, p
@@ -43,13 +45,14 @@ lemma = Derivation(
     citation=CITE, hypotheses=hyp, chained=False,
     steps=(
         Step(fp(alpha), "=", f1(alpha), "on [0, x*] f_p is the first line of f_{eps',delta'}",
-             side_conditions=(sp.Le(alpha, x_star),)),
+             side_conditions=(sp.Le(alpha, x_star),), proof=unfolded_proof()),
         Step(fp(alpha), ">=", f1(alpha), "on [x*, 1]: T(P, pQ + (1 - p)P) >= f_{eps',delta'}",
-             side_conditions=(sp.Ge(alpha, x_star),)),
+             side_conditions=(sp.Ge(alpha, x_star),), proof=unfolded_proof()),
         Step(Inverse(fp)(alpha), ">=", f1(alpha), "on [0, f_p(x*)]: T(pQ + (1 - p)P, P) >= f_{eps',delta'}",
-             side_conditions=(sp.Le(alpha, fp_star),)),
+             side_conditions=(sp.Le(alpha, fp_star),), proof=inverse_lower_proof(fp, f1, x_star)),
         Step(Inverse(fp)(alpha), "=", f1(alpha), "on [f_p(x*), 1] f_p^{-1} is f_{eps',delta'}",
-             side_conditions=(sp.Ge(alpha, fp_star),)),
+             side_conditions=(sp.Ge(alpha, fp_star),),
+             proof=inverse_proof(fp, sp.Max(0, (1 - delta1 - alpha) / (1 - p + p * E)))),
         Step(1 + ConjugateAt(fp, -sp.exp(eps1)), "=", delta1,
              "delta_{f_p}(eps') = 1 + f_p^*(-e^{eps'}) = p delta (sup at x = 0 and along the first line)"),
     ),
@@ -65,10 +68,12 @@ eq15 = Derivation(
     steps=(
         Step(subsample(f, p)(alpha), ">=", f1(alpha),
              "Eq. 15 on the chord (off it the two are equal: proofs/drs_cor_4_3.py)",
-             side_conditions=(sp.Ge(alpha, x_star), sp.Le(alpha, fp_star))),
+             side_conditions=(sp.Ge(alpha, x_star), sp.Le(alpha, fp_star)),
+             proof=cp_closed_form_proof(f, p, alpha, x_star)),
         Step(cor_4_3_line(eps, delta, p, k1) - k1, "=", gap_at_kink,
              "C_p = chord at k' (k' is on the chord), f_{eps',delta'}(k') = k'"),
-        Step(gap_at_kink, ">", sp.S.Zero, "every factor is positive for 0 < p < 1, eps > 0"),
+        Step(gap_at_kink, ">", sp.S.Zero, "every factor is positive for 0 < p < 1, eps > 0",
+             proof=arith_proof()),
     ),
 )
 

@@ -2,7 +2,8 @@
 
 Dong, Roth, Su 2022, arXiv 1905.02383v3, Sec. 6 (Discussion) and App. F (JRSS-B 84(1), 2022).
 f = 0 has fixed point x* = 0 and f_p = (1 - p) Id, so Eq. 14 is the chord alone:
-C_p(0)(alpha) = max{0, 1 - p - alpha} = f_{0,p}(alpha).  It is attained: a mechanism that
+C_p(0)(alpha) = max{0, 1 - p - alpha} = f_{0,p}(alpha) -- proved from Def. 4.1 (the minorant
+certificate of Eq. 14 with x* = 0, and f_p^{-1} = 0 above f_p(0) = 1 - p).  It is attained: a mechanism that
 releases its input subset is 0-DP, and on a p = m/n subsample the differing record is in the
 sample with probability p; the two output laws are then
 P = (1 - p, p, 0) and Q = (1 - p, 0, p) on {both, only-S, only-S'} with T(P, Q) = f_{0,p}.
@@ -13,6 +14,7 @@ and computes T(P, Q)(j/K) exactly by Neyman-Pearson (ENUMERATED).
 import sympy as sp
 
 from symdp.proof import Derivation, Step
+from symdp.proof.convex_proofs import cp_closed_form_proof, cp_instance_proof
 from symdp.subsampling import subsample
 from symdp.subsampling.tightness import SampleReleaseTradeOff, blatant_pair, finite_tradeoff
 from symdp.core.symbols import alpha, p
@@ -30,9 +32,11 @@ closed_form = Derivation(
     chained=False,
     steps=(
         Step(subsample(Zero(), p)(alpha), "=", 1 - p - alpha, "Eq. 14 with x* = 0: the chord",
-             side_conditions=(sp.Le(alpha, 1 - p),)),
+             side_conditions=(sp.Le(alpha, 1 - p),),
+             proof=cp_closed_form_proof(Zero(), p, alpha, sp.S.Zero)),
         Step(subsample(Zero(), p)(alpha), "=", 0, "Eq. 14: f_p^{-1} = 0 on [1 - p, 1]",
-             side_conditions=(sp.Ge(alpha, 1 - p),)),
+             side_conditions=(sp.Ge(alpha, 1 - p),),
+             proof=cp_closed_form_proof(Zero(), p, alpha, sp.S.Zero, inverse=sp.S.Zero)),
         Step(EpsDelta(0, p)(alpha), "=", sp.Max(0, 1 - p - alpha), "f_{0,p}, by definition"),
     ),
 )
@@ -45,8 +49,12 @@ pair = Derivation(
     citation=CITE,
     hypotheses={},
     chained=False,
+    # C_p(0)(a) by Eq. 14 = Def. 4.1 (the minorant certificate, x* = 0) at p = 3/10: no
+    # closed form of symdp's doit; f_p^{-1}(a) = 0 on [1 - p, 1]
     steps=tuple(Step(finite_tradeoff(P, Q, a), "=", subsample(Zero(), R(3, 10))(a),
-                     f"T(P, Q)({a}) by Neyman-Pearson = C_p(0)({a})")
+                     f"T(P, Q)({a}) by Neyman-Pearson = C_p(0)({a})",
+                     proof=cp_instance_proof(Zero(), R(3, 10), sp.S(a), sp.S.Zero,
+                                             inverse=sp.S.Zero if a >= R(7, 10) else None))
                 for a in (0, R(1, 10), R(1, 2), R(7, 10), R(9, 10), 1)),
 )
 

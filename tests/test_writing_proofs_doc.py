@@ -71,3 +71,21 @@ def test_the_induction_and_counting_example_passes(tmp_path, capsys):
     mutant = INDUCTION_EXAMPLE.replace("expect=Verdict.REFUTED,", "", 1)
     path.write_text(mutant, encoding="utf-8")
     assert main(["check", str(path), "--jobs", "1"]) == 1
+
+
+LEMMA_EXAMPLE = re.findall(r"```python\n(.*?)```", DOC, re.S)[2]
+
+
+def test_the_lemma_proof_example_passes(tmp_path, capsys):
+    """Issue #28: proofs about every trade-off function, as the page shows them; without the
+    symmetry the kernel names the lemma that needed it."""
+    path = tmp_path / "every_f.py"
+    path.write_text(LEMMA_EXAMPLE, encoding="utf-8")
+    rc = main(["check", str(path), "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "3 of 3 steps hold for every parameter value" in out
+    mutant = LEMMA_EXAMPLE.replace('AbstractTradeOff("f", symmetric=True)', 'AbstractTradeOff("f")')
+    path.write_text(mutant, encoding="utf-8")
+    assert main(["check", str(path), "--jobs", "1", "--verbose"]) == 1
+    assert "f is not declared symmetric" in capsys.readouterr().out

@@ -434,6 +434,73 @@ class InductionCertificate(Certificate):
     step: ResidualNode | None = None
 
 
+# ------------------------------------------------------------------ issue #28: convex analysis
+#
+# A proof about trade-off functions is a list of inferences, each a named lemma of convex
+# analysis or f-DP applied within its hypotheses, or a rule of arithmetic (z3), instantiation,
+# rewriting or case analysis; the kernel (symdp.proof.kernel.convex) replays them and derives
+# every judgement itself.  The step's claim must be the last judgement.
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """``lhs REL rhs`` at every point of ``domain`` (every symbol in its set, every condition
+    holding): the statement an inference derives.  A symbol of the domain that is not a
+    parameter of the step (``t`` in "for every t in [0, 1]") is a bound variable."""
+
+    lhs: sp.Expr
+    relation: str
+    rhs: sp.Expr
+    domain: Domain
+
+    def text(self) -> str:
+        return f"{sp.sstr(self.lhs)} {self.relation} {sp.sstr(self.rhs)} on {self.domain.text()}"
+
+
+@dataclass(frozen=True)
+class Inference:
+    """One inference of a proof: ``rule`` (``"lemma"``, ``"arith"``, ``"instantiate"``,
+    ``"rewrite"``, ``"cases"``, ``"minorant"``), its ``premises`` (indices of earlier
+    inferences of the same proof) and ``data``, pairs ``(key, value)`` the rule reads: the
+    lemma's name and instantiation, the judgement an ``arith`` inference concludes, ...
+    (:mod:`symdp.proof.kernel.convex` documents each rule)."""
+
+    rule: str
+    data: tuple = ()
+    premises: tuple = ()
+    note: str = ""
+
+    def get(self, key, default=None):
+        return dict(self.data).get(key, default)
+
+
+@dataclass(frozen=True)
+class LemmaCertificate(Certificate):
+    """``lhs REL rhs`` (the step's claim) is the last judgement of ``proof``, a tuple of
+    :class:`Inference` replayed by the kernel from the lemmas it knows."""
+
+    proof: tuple = ()
+
+
+@dataclass(frozen=True)
+class MinorantCertificate(Certificate):
+    """``lhs = rhs`` with ``lhs`` a Piecewise ``h`` in ``variable`` (conditions ``variable <=
+    c_i``, the last ``True``) and ``rhs`` the convex envelope ``g**`` at ``variable`` (a
+    :class:`~symdp.tradeoff.base.TradeOffAt` of a ``ConvexEnvelope(g)``): h is g** on [0, 1]
+    by the characterisation of the greatest convex minorant (kernel.convex).  ``kinds`` gives
+    each piece of h: ``("graph", i)`` (h is the i-th function of the minimum g = min{g_0,
+    g_1} there, or g itself when g is no minimum: i = 0) or ``("chord",)`` (h is affine
+    there, below g, its ends on the graph of g).  The kernel lists the obligations itself
+    (:func:`~symdp.proof.kernel.convex.minorant_obligations`); ``proof`` (inferences) derives
+    them and ``discharge`` pairs each obligation's key with the index of the inference whose
+    judgement proves it (none: the kernel tries z3 on the obligation alone)."""
+
+    variable: sp.Symbol | None = None
+    kinds: tuple = ()
+    proof: tuple = ()
+    discharge: tuple = ()
+
+
 def fraction(x) -> Fraction:
     """An exact rational end (``sympy.Rational``, int, Fraction)."""
     if isinstance(x, Fraction):
@@ -446,4 +513,4 @@ __all__ = ["PROPERTIES", "Domain", "Fact", "sign_fact", "margin_of", "CLAIM_RELA
            "UNFOLDING_RULES", "Unfolding", "ConjugateEvidence", "InverseEvidence", "Certificate",
            "StructuralCertificate", "SymbolicCertificate", "BoxSearch", "BoxCertificate",
            "FiniteCertificate", "ContinuityCertificate", "fraction", "ResidualNode", "CountingCertificate",
-           "InductionCertificate"]
+           "InductionCertificate", "Judgement", "Inference", "LemmaCertificate", "MinorantCertificate"]

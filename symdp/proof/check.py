@@ -44,6 +44,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+import sympy as sp
+
 from ..core.errors import DerivationError
 from .derivation import Derivation, Step
 from .assumptions import assumption_symbols
@@ -125,7 +127,21 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         tried.append(verdict.detail)
         return None
 
-    result = accepted(structural_certificate(step)) if structural_certificate(step) else None
+    result = None
+    if step.proof is not None:   # a proof carried by the step (issue #28)
+        from .cascade.convex import proof_stage
+
+        certificate, note = proof_stage(step, derivation)
+        if note:
+            tried.append(note)
+        result = accepted(certificate) if certificate is not None else None
+        if result is None and _abstract(step):
+            # an abstract trade-off function or mechanism has no values: no other stage
+            result = StepResult(Verdict.UNDECIDED, "an abstract trade-off function or "
+                                "mechanism has no values: only its proof can decide the step",
+                                "lemmas")
+    if result is None:
+        result = accepted(structural_certificate(step)) if structural_certificate(step) else None
     if result is None:
         # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0):
         # proposals, which the kernel binds to the written sides when it accepts
@@ -226,6 +242,13 @@ _EVIDENCE_SKIPS = {
 def evidence_skips(step: Step) -> tuple:
     """The proof attempts skipped for ``step``: none unless it expects evidence."""
     return _EVIDENCE_SKIPS.get(step.expect, ())
+
+
+def _abstract(step: Step) -> bool:
+    """The step speaks of an object without values (``is_abstract``: an abstract trade-off
+    function, the trade-off function of an abstract mechanism)."""
+    return any(getattr(node, "is_abstract", False)
+               for side in (step.lhs, step.rhs) for node in sp.preorder_traversal(side))
 
 
 def _unfolded_identity(written, unfoldings, domain, work, tried):

@@ -65,6 +65,10 @@ class Step:
     ``induction=(n, n0)`` asks for a proof by induction on the integer parameter ``n`` from
     ``n0`` (its domain must be the integers >= n0): the base case at ``n = n0`` and the step
     P(n) => P(n + 1), both checked by the kernel (:mod:`symdp.proof.cascade.induction`).
+    ``proof`` is a proof the step carries (issue #28): a tuple of
+    :class:`~symdp.proof.certificates.Inference` (a lemma proof of ``lhs REL rhs``) or a
+    callable ``proof(step)`` returning a certificate of the step's claim; the kernel replays
+    it before any stage runs (:mod:`symdp.proof.cascade.convex`).
     ``written`` holds ``(lhs, rhs)`` as the user typed them, unevaluated (text parsed with
     ``evaluate=False``, so that ``x/x`` is not already 1): the kernel checks that they are
     defined on the whole domain too (issue #19); empty means ``lhs`` and ``rhs`` are as written.
@@ -80,6 +84,7 @@ class Step:
     skip: tuple = ()
     induction: tuple = ()
     written: tuple = ()
+    proof: object = None
 
     def __post_init__(self):
         object.__setattr__(self, "relation", normalise_relation(self.relation))

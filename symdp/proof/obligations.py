@@ -80,6 +80,10 @@ def _check_assumption(assumption, step: Step, derivation: Derivation, check, kwa
                          constraints=constraints)
     except DerivationError as exc:
         return None, str(exc)
+    arithmetic = _by_arithmetic(claim, hyps, constraints, where)   # issue #28
+    if arithmetic is not None:
+        _CACHE[key] = arithmetic
+        return arithmetic, ""
     if _DEPTH[0] >= 2:  # an assumption whose check uses objects with assumptions of their own
         return None, "nested too deep"
     _DEPTH[0] += 1
@@ -94,6 +98,27 @@ def _check_assumption(assumption, step: Step, derivation: Derivation, check, kwa
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = result
     return result, ""
+
+
+def _by_arithmetic(claim, hypotheses, constraints, where):
+    """The kernel's verdict on ``claim`` as one z3 inference with the exp/log facts
+    (:mod:`symdp.proof.kernel.convex`), when it holds; None otherwise (issue #28: e.g.
+    ``log(1 - p + p e^eps) >= 0``, which an EpsDelta of a subsampled mechanism records)."""
+    from . import kernel
+    from .certificates import Claim, Domain, Inference, Judgement, LemmaCertificate
+
+    if claim.rel_op not in ("<=", "<", ">=", ">", "=="):
+        return None
+    relation = "=" if claim.rel_op == "==" else claim.rel_op
+    dom = Domain.of(hypotheses, constraints, where)
+    goal = Judgement(claim.lhs, relation, claim.rhs, dom)
+    certificate = LemmaCertificate(claim.lhs, claim.rhs, relation, "lemmas",
+                                   proof=(Inference("arith", (("goal", goal), ("method", "z3"))),))
+    try:
+        result = kernel.accept(Claim(claim.lhs, relation, claim.rhs, dom), certificate)
+    except Exception:  # noqa: BLE001 - not decided this way: the cascade checks it
+        return None
+    return result if result.holds_everywhere else None
 
 
 def with_object_assumptions(result: StepResult, step: Step, derivation: Derivation,

@@ -66,7 +66,8 @@ from ..core.validation import expression_or_number, probability, shown
 _t = sp.Dummy("t", real=True)
 _a = sp.Dummy("a", real=True)
 
-__all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_conjugate"]
+__all__ = ["Subsampled", "subsample", "as_trade_off", "is_symmetric", "inverse_conjugate",
+           "eq14_closed_form", "definition_4_1"]
 
 
 def as_trade_off(f) -> TradeOff:
@@ -249,7 +250,8 @@ class Subsampled(TradeOff):
         if isinstance(f, Identity):
             return f  # f_p = Id for every p
         obj = super().__new__(cls, f, p, conditions=conditions)
-        obj._symmetric_base = symmetric
+        # an abstract f (symdp.tradeoff.abstract) has no pieces: C_p(f) is its definition
+        obj._symmetric_base = symmetric and not getattr(f, "is_abstract", False)
         return obj
 
     # ------------------------------------------------------------ structure
@@ -267,7 +269,7 @@ class Subsampled(TradeOff):
     def has_closed_form(self) -> bool:
         """True when Eq. 14 applies (f symmetric); otherwise C_p(f) is its definition."""
         return getattr(self, "_symmetric_base", None) if hasattr(self, "_symmetric_base") \
-            else is_symmetric(self.base)
+            else is_symmetric(self.base) and not getattr(self.base, "is_abstract", False)
 
     @property
     def mixture(self) -> TradeOff:
@@ -405,6 +407,36 @@ class Subsampled(TradeOff):
 
     def _sympystr(self, printer):
         return "Subsampled(%s, %s)" % (printer._print(self.base), printer._print(self.p))
+
+
+def definition_4_1(f, p) -> ConvexEnvelope:
+    r""":math:`\min\{f_p, f_p^{-1}\}^{**}` (Def. 4.1) as an object, for every p in [0, 1] and
+    every f (``subsample`` returns f or Id at p = 1 or 0; this keeps the definition)."""
+    fp = Mixture(as_trade_off(f), p)
+    return ConvexEnvelope(PointwiseMin(fp, fp.inverse()))
+
+
+def eq14_closed_form(f, p, x=alpha, x_star=None) -> sp.Expr:
+    r"""Eq. 14 as the paper writes it, for a symmetric trade-off function f with fixed point
+    :math:`x^*` (``x_star``; default ``f.fixed_point()``):
+
+    .. math::
+        C_p(f)(x) = f_p(x)\ (x \le x^*),\quad x^* + f_p(x^*) - x\ (x \le f_p(x^*)),\quad
+        f_p^{-1}(x)\ \text{otherwise},
+
+    with :math:`f_p(x) = p f(x) + (1 - p)(1 - x)` written out through f's own closed form,
+    :math:`f_p(x^*) = p x^* + (1 - p)(1 - x^*)` (as ``f(x*) = x*``) and :math:`f_p^{-1}` kept as
+    the exact :class:`~symdp.tradeoff.base.InverseAt` -- no inversion is done here (compare
+    :meth:`Subsampled.pieces`, which inverts f_p piece by piece where it can).  This is the
+    statement that ``proofs/drs_eq14_closed_form.py`` proves equal to Def. 4.1."""
+    f = as_trade_off(f)
+    p, x = sp.sympify(p), sp.sympify(x)
+    xs = f.fixed_point() if x_star is None else sp.sympify(x_star)
+    fp = Mixture(f, p)
+    y_star = p * xs + (1 - p) * (1 - xs)
+    return sp.Piecewise((p * f.expr(x) + (1 - p) * (1 - x), sp.Le(x, xs)),
+                        (xs + y_star - x, sp.Le(x, y_star)),
+                        (InverseAt(fp, x), True))
 
 
 def subsample(f, p) -> TradeOff:

@@ -44,12 +44,14 @@ Modules: this one seals; :mod:`.closed_forms` binds a written side to a certific
 :mod:`.conjugate` checks a convex conjugate's closed form; :mod:`.definedness` lists where an
 expression is defined; :mod:`.deciders` confirms facts (and holds the trusted equality);
 :mod:`.replay` re-evaluates cases and leaves and re-derives facts; :mod:`.rules` judges the
-counting and induction certificates of issue #20 (a reason or nothing, never a verdict).
+counting and induction certificates of issue #20, :mod:`.convex` the lemma proofs and
+minorant certificates of issue #28 (a reason or nothing, never a verdict).
 
 The trusted base (:data:`TRUSTED_BASE`, enforced by the import contract ``trusted-base`` of
-pyproject.toml): this package (3040 lines), certificates, verdict and budgets (861),
-core's errors, special, counting, enumerable and sympy_fixes (920), the ball compiler with
-balls, ball_ops, ball_inverse and roots (1185): 6006 lines in all.  Beside it the kernel
+pyproject.toml): this package (5384 lines, of which kernel/convex.py, issue #28, 1443),
+certificates, verdict and budgets (1038), core's errors, exact_cost, special, counting,
+enumerable and sympy_fixes (994), the ball compiler with balls, ball_ops, ball_inverse and
+roots (1185): 8601 lines in all.  Beside it the kernel
 trusts: SymPy's ``simplify`` (and ``diff``, ``factor``, ``phi_normal_form``) for equalities of
 expressions defined on the domain, re-run here, never read from a certificate; SymPy's
 automatic evaluation under the domain's assumptions, its ``doit`` of its own ``Integral``,
@@ -73,8 +75,8 @@ import sympy as sp
 from ...core.errors import DerivationError
 from ..certificates import (BoxCertificate, Certificate, Claim, ContinuityCertificate,
                             CountingCertificate, Domain, Fact, FiniteCertificate,
-                            InductionCertificate, StructuralCertificate, SymbolicCertificate,
-                            margin_of, sign_fact)
+                            InductionCertificate, LemmaCertificate, MinorantCertificate,
+                            StructuralCertificate, SymbolicCertificate, margin_of, sign_fact)
 from ..verdict import StepResult, Verdict
 from . import closed_forms, deciders, replay
 from .definedness import defined_on, hazards  # noqa: F401 - the kernel's definedness rules
@@ -89,7 +91,7 @@ _SEAL = object()          # only this module holds it
 TRUSTED_BASE = (
     "symdp.proof.kernel", "symdp.proof.kernel.closed_forms", "symdp.proof.kernel.conjugate",
     "symdp.proof.kernel.deciders", "symdp.proof.kernel.definedness",
-    "symdp.proof.kernel.replay", "symdp.proof.kernel.rules",
+    "symdp.proof.kernel.replay", "symdp.proof.kernel.rules", "symdp.proof.kernel.convex",
     "symdp.proof.certificates", "symdp.proof.verdict", "symdp.proof.budgets",
     "symdp.core.errors", "symdp.core.exact_cost", "symdp.core.special", "symdp.core.counting",
     "symdp.core.enumerable",
@@ -241,6 +243,11 @@ def _accept(c: Certificate, domain: Domain, claim: Claim) -> StepResult:
         return _accept_box(c, domain, claim)
     if isinstance(c, ContinuityCertificate):
         return _accept_continuity(c, domain, claim)
+    if isinstance(c, (LemmaCertificate, MinorantCertificate)):      # issue #28
+        from . import convex   # after this module: the rules read confirm and defined_on
+        why, detail = convex.judge(c, domain)
+        return _refused(why, c.stage) if why else _held(Verdict.PROVED, detail, c.stage, c,
+                                                        claim)
     if isinstance(c, (CountingCertificate, InductionCertificate)):   # issue #20
         from . import rules   # after this module: the rules read confirm and defined_on
         why, detail = rules.judge(c, domain)

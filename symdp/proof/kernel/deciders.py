@@ -222,7 +222,9 @@ def _z3_term(e, names, z3, atoms=None):
         base = _z3_term(e.base, names, z3, atoms)
         power = z3.Product([base] * abs(int(e.exp))) if e.exp != 0 else z3.RealVal(1)
         return power if e.exp >= 0 else 1 / power
-    if atoms is not None and e.free_symbols and e.is_real is not False:
+    if atoms is not None and (e.free_symbols or e.is_number) and e.is_real is not False:
+        # a closed number (exp(-1) in Laplace's breakpoint e^-mu/2) is an atom too, bounded
+        # by its enclosure like the others
         if e not in atoms:
             atoms[e] = z3.Real(z3_name("atom", len(names) + len(atoms)))
         return atoms[e]

@@ -29,7 +29,12 @@ Deny by default (issue #27, item 3): every node of a side is either
     supremum over the compact [0, 1]) and a privacy profile ``ProfileAt(f, eps)``: every real
     argument; an :class:`~symdp.core.enumerable.Enumerated` atom: every argument an integer
     (its value is its enumeration; the ranges of its cases are checked where it is
-    enumerated); a trade-off *object* (``EpsDelta(eps, delta)``...) is a set of parameters,
+    enumerated); an abstract trade-off function f (issue #28) is such a ``TradeOffAt``:
+    ``f(x)`` needs ``0 <= x <= 1``, which holds without a fact for an argument that is a
+    value ``g(y)`` or the fixed point of a g the kernel shows to be a trade-off function
+    (``convex.tradeoff_reason``; Prop. 2.2: g maps [0, 1] into [0, 1]); the fixed point
+    ``FixedPoint(g)`` only of such a g (it exists and is unique); an abstract mechanism is
+    looked into and ``M o Sample_p`` needs its rate ``0 <= p <= 1``; a trade-off *object* (``EpsDelta(eps, delta)``...) is a set of parameters,
     looked into (its own conditions are the obligations of issue #12); an undefined function
     ``f(x)`` stands for an arbitrary real function (a claim about every f);
   - ``Sum(t, (j, a, b))``: a finite sum (a, b integers, not infinite) of terms defined for
@@ -122,6 +127,16 @@ def _symdp_classes():
             _ByName("symdp.composition.products.ProfileAt"), Enumerated)
 
 
+#: issue #28's objects without values, by qualified name: the fixed point x* = g(x*) of a
+#: trade-off function g (it exists and is unique: g(x) - x falls continuously and strictly
+#: from g(0) >= 0 to -1), an abstract mechanism M (a name and its declared guarantees,
+#: looked into), then M o Sample_m (defined for a rate p in [0, 1]).  An
+#: abstract trade-off function f is a TradeOff (looked into: a name and its declarations);
+#: its value f(x) is a ``TradeOffAt``, defined for 0 <= x <= 1 only.
+_ABSTRACT_OBJECTS = (_ByName("symdp.tradeoff.abstract.FixedPoint"),
+                     _ByName("symdp.subsampling.mechanism.Mechanism"),
+                     _ByName("symdp.subsampling.mechanism.SampledMechanism"))
+
 #: a probability ``Pr[E]`` and an indicator ``1[E]`` read from a document
 #: (:mod:`symdp.core.quantities`, outside the trusted base: recognised by qualified name):
 #: a number in [0, 1] for every event as written, so defined wherever written (the event
@@ -192,8 +207,17 @@ def _hazards(expr, where, domain, extended):  # noqa: C901 - one rule per kind o
     if isinstance(expr, sp.core.relational.Relational):
         return [f for a in expr.args if not _infinite(a)
                 for f in _hazards(a, where, domain, False)]
-    if isinstance(expr, _LOOKED_INTO) or isinstance(expr, TradeOff):
+    if isinstance(expr, _LOOKED_INTO) or isinstance(expr, TradeOff) or \
+            isinstance(expr, _ABSTRACT_OBJECTS[1]):
         return [f for a in expr.args for f in _hazards(a, where, domain, False)]
+    if isinstance(expr, _ABSTRACT_OBJECTS[0]):   # x* = g(x*): g must be a trade-off function
+        if not _tradeoff_function(expr.args[0], domain):
+            raise NoRule(expr, "the fixed point of a function not shown to be a trade-off "
+                               "function")
+        return [f for a in expr.args for f in _hazards(a, where, domain, False)]
+    if isinstance(expr, _ABSTRACT_OBJECTS[2]):   # M o Sample_m, p = m/n a sampling rate
+        return [f for a in expr.args for f in _hazards(a, where, domain, False)] + \
+            _in(expr.args[1], 0, 1, where, why="definedness: a sampling rate in [0, 1]")
     if isinstance(expr, sp.Sum):
         return _sum(expr, where, domain)
     if isinstance(expr, sp.Integral):
@@ -269,6 +293,8 @@ def _hazards(expr, where, domain, extended):  # noqa: C901 - one rule per kind o
     if isinstance(expr, sp.cot):
         return inner + [Fact(sp.sin(args[0]), "nonzero", "definedness", _cond(where))]
     if isinstance(expr, (TradeOffAt, ByDefinition)):
+        if _value_of_a_tradeoff(args[1], domain, (TradeOffAt, ByDefinition)):
+            return inner   # g(y), x* = g(x*) in [0, 1] for a trade-off function g (Prop. 2.2)
         return inner + _in(args[1], 0, 1, where, why="definedness: a trade-off function on [0, 1]")
     if isinstance(expr, InverseAt):
         return inner + _in(args[1], 0, 1, where, why="definedness: f^-1 on [0, 1]")
@@ -280,6 +306,33 @@ def _hazards(expr, where, domain, extended):  # noqa: C901 - one rule per kind o
                         for a in args if isinstance(a, sp.Expr) and a.free_symbols
                         and not _integer(a, domain)]
     raise NoRule(expr)
+
+
+def _value_of_a_tradeoff(x, domain, value_classes) -> bool:
+    """``x`` is ``g(y)`` or the fixed point ``x* = g(x*)`` of a g the kernel shows to be a
+    trade-off function on ``domain`` (:func:`_tradeoff_function`), so that ``x`` lies in
+    [0, 1] (Dong, Roth, Su 2022, Def. 2.1: a type II error; Prop. 2.2) wherever it is
+    defined -- ``g(y)``'s own condition ``0 <= y <= 1`` is among the argument's facts."""
+    if domain is None or not isinstance(x, value_classes + (_ABSTRACT_OBJECTS[0],)):
+        return False
+    return _tradeoff_function(x.args[0], domain)
+
+
+def _tradeoff_function(g, domain) -> bool:
+    """g is a trade-off function on ``domain`` by the kernel's rule
+    (:func:`symdp.proof.kernel.convex.tradeoff_reason`: a family with its parameters in
+    range, a mixture, an inverse, C_p of one, a declared abstract f)."""
+    if domain is None:
+        return False
+    from .convex import Refused, tradeoff_reason   # after this module: convex reads hazards
+
+    try:
+        tradeoff_reason(g, domain)
+    except Refused:
+        return False
+    except Exception:  # noqa: BLE001 - not shown: no rule
+        return False
+    return True
 
 
 def _power(e, where, domain):
