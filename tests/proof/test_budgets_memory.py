@@ -91,6 +91,7 @@ def _run(limit: int) -> dict:
 
 
 @linux_only
+@pytest.mark.slow   # over a minute of CPU: CI's step 3
 def test_the_verdict_is_the_same_with_and_without_a_2_gb_address_space_limit():
     """The issue's step, in a subprocess with ``RLIMIT_AS`` of 2 GB and in one without a
     limit of its own (only a 6 GB safety net, which a bounded run never nears): the same

@@ -13,8 +13,9 @@ import pytest
 import sympy as sp
 
 from symdp.proof import kernel
-from symdp.proof.certificates import Domain, Inference, Judgement, LemmaCertificate
+from symdp.proof.certificates import Claim, Domain, Inference, Judgement, LemmaCertificate
 from symdp.proof.kernel import convex as K
+from symdp.proof.kernel import definedness
 from symdp.subsampling.mechanism import Mechanism, MechanismTradeOff, SampledMechanism
 from symdp.tradeoff import (AbstractTradeOff, ConjugateAt, ConvexEnvelope, EpsDelta, FixedPoint,
                             Identity, Inverse, InverseAt, Mixture, PointwiseMin, TradeOff,
@@ -57,7 +58,7 @@ def arith(lhs, rel, rhs, dom, premises=()):
 def accept(proof, lhs, rel, rhs, dom):
     """The kernel's verdict on the claim ``lhs REL rhs`` with ``proof``."""
     c = LemmaCertificate(sp.sympify(lhs), sp.sympify(rhs), rel, "lemmas", proof=tuple(proof))
-    return kernel.accept(c, dom, (sp.sympify(lhs), sp.sympify(rhs)))
+    return kernel.accept(Claim(sp.sympify(lhs), rel, sp.sympify(rhs), dom), c)
 
 
 def refused(inference, premises=()):
@@ -251,6 +252,11 @@ def test_tradeoff_check_switched_off_lets_a_non_trade_off_function_below_id(monk
     assert not accept(proof, *claim, Domain(())).holds_everywhere
     K._DERIVED.clear()
     monkeypatch.setattr(K, "tradeoff_reason", lambda *a, **k: "off")
+    # the definedness rules refuse the Lambda of a custom g on their own (no rule for it):
+    # let it through, so that only the trade-off check stands between g and the false claim
+    original = definedness._hazards
+    monkeypatch.setattr(definedness, "_hazards", lambda e, *a: [] if isinstance(e, sp.Lambda)
+                        else original(e, *a))
     assert accept(proof, *claim, Domain(())).holds_everywhere
     assert 2 * (1 - Fraction(1, 2)) == 1 > Fraction(1, 2)
 
@@ -299,6 +305,10 @@ def test_a_claim_at_a_point_outside_unit_interval_is_refused(monkeypatch):
     proof = [arith(*claim, D)]
     assert not accept(proof, *claim, D).holds_everywhere
     monkeypatch.setattr(K, "_arguments_in_unit", lambda *a, **k: None)
+    # the definedness rule of f(y) (0 <= y <= 1, kernel/definedness.py) refuses it too: both
+    # checks must be off for the false "holds"
+    assert not accept(proof, *claim, D).holds_everywhere
+    monkeypatch.setattr(definedness, "_in", lambda *a, **k: [])
     assert accept(proof, *claim, D).holds_everywhere
 
 

@@ -133,6 +133,7 @@ def test_two_symbols_of_one_name_are_two_z3_constants(monkeypatch):
 
 # ------------------------------------------------------------------ the maps of a reduction
 
+@pytest.mark.slow   # over a minute of CPU: CI's step 3
 def test_every_side_condition_of_a_reduction_is_confirmed(monkeypatch):
     """(n e^x + 1)^C(n-5, 3) <= (n + n x + 1)^C(n-5, 3), n in 8..15, x in [0, 1]: false at
     n = 8, x = 1 (C(3, 3) = 1, and 8e + 1 > 17 since e > 2).  The stage reduces it with

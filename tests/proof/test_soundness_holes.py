@@ -78,7 +78,11 @@ def test_every_false_statement_names_a_witness_in_its_domain():
                 assert value in s.hypotheses[symbol], (s.label, symbol, value)
 
 
-@pytest.mark.parametrize("index", range(len(STATEMENTS)), ids=_ids())
+# the monotone-map family takes 10-70 s a statement (a box search over n and x): run with the
+# slow tests (CI's step 3), not deselected from the battery
+@pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.slow)
+                                   if s.family == "maps" else i
+                                   for i, s in enumerate(STATEMENTS)], ids=_ids())
 def test_statement_of_known_truth(index):
     s = STATEMENTS[index]
     wrong, what = outcome(s)

@@ -146,6 +146,7 @@ def _envelope_by_definition(fp, at, n=4000):
     raise AssertionError("outside [0, 1]")
 
 
+@pytest.mark.slow   # over a minute of CPU: CI's step 3
 def test_the_mutants_are_false_and_eq14_true_for_g1():
     """At mu = 1, p = 1/2: Eq. 14 agrees with the definition (to the grid's 1e-6), the
     mutants differ from it by far more."""
