@@ -18,7 +18,7 @@ import argparse
 import csv
 import json
 import sys
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from ..core.errors import InvalidParameterError
@@ -175,16 +175,11 @@ def _cell(value, i: int, key: str) -> str:
 
 
 def fmt(x, direction: str, digits: int = 7) -> str:
-    """A rational printed with ``digits`` significant digits, rounded ``down`` or ``up``,
-    so a printed bound is still a bound."""
-    x = Fraction(x)
-    if x == 0:
-        return "0"
-    with localcontext() as ctx:
-        ctx.prec = digits
-        ctx.rounding = ROUND_FLOOR if direction == "down" else ROUND_CEILING
-        value = Decimal(x.numerator) / Decimal(x.denominator)
-    return format(value, "g") if abs(value) < Decimal("1e-4") else format(value, "f")
+    """A rational printed with ``digits`` significant digits, rounded ``down`` or ``up``, so a
+    printed bound is still a bound (:func:`symdp.accountant.certify.printed`)."""
+    from ..accountant.certify import printed
+
+    return printed(x, direction, digits)
 
 
 def exact_str(x: Fraction) -> str:

@@ -259,13 +259,10 @@ class BallCompiler:
 
         return evaluate
 
-    def decreasing_inverse(self, node, function_of, level) -> BallFn:
-        r"""Ball function of :math:`\inf\{t \in [0,1] : f(t) \le a\}` for a non-increasing f.
-
-        ``function_of(t)`` is f's expression in a symbol t, ``level`` the expression of a;
-        ``node`` names the object in an :class:`UnsupportedExpression`.  The bracket is
-        certified by :func:`~symdp.numeric.ball_inverse.isolate_decreasing_root`.
-        """
+    def _function_in(self, node, function_of):
+        """``(t, inner, g)``: a fresh symbol t, a compiler that also knows t, and the ball
+        function of f's expression ``function_of(t)``; ``node`` names the object in an
+        :class:`UnsupportedExpression`."""
         t = sp.Dummy("t", real=True)
         inner = BallCompiler(set(self.symbols) | {t})
         try:
@@ -274,6 +271,16 @@ class BallCompiler:
             raise
         except Exception as exc:  # noqa: BLE001 - a function without a closed form in t
             raise UnsupportedExpression(node, f"no closed form of the function: {type(exc).__name__}")
+        return t, inner, g
+
+    def decreasing_inverse(self, node, function_of, level) -> BallFn:
+        r"""Ball function of :math:`\inf\{t \in [0,1] : f(t) \le a\}` for a non-increasing f.
+
+        ``function_of(t)`` is f's expression in a symbol t, ``level`` the expression of a;
+        ``node`` names the object in an :class:`UnsupportedExpression`.  The bracket is
+        certified by :func:`~symdp.numeric.ball_inverse.isolate_decreasing_root`.
+        """
+        t, inner, g = self._function_in(node, function_of)
         a_fn = self(level)
 
         def evaluate(env):
@@ -290,14 +297,7 @@ class BallCompiler:
         definition (:func:`~symdp.numeric.ball_inverse.enclose_conjugate`, branch and bound
         over [0, 1]), never a closed form of the conjugate: ``function_of(t)`` is f's
         expression in a symbol t, ``level`` the expression of y."""
-        t = sp.Dummy("t", real=True)
-        inner = BallCompiler(set(self.symbols) | {t})
-        try:
-            g = inner(function_of(t))
-        except UnsupportedExpression:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a function without a closed form in t
-            raise UnsupportedExpression(node, f"no closed form of the function: {type(exc).__name__}")
+        t, inner, g = self._function_in(node, function_of)
         try:   # f' for the centred form (a derivative SymPy or the compiler lacks: without)
             dg = inner(sp.diff(function_of(t), t))
         except Exception:  # noqa: BLE001 - the plain interval bound alone is still valid
