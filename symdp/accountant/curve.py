@@ -592,13 +592,13 @@ def mu_bracket(points) -> tuple:
             z = _phi_inv(1 - _ball(p.alpha))
             if p.beta_hi > 0:
                 v = z - _phi_inv(_ball(p.beta_hi))
-                lo = max(lo, _rational(v.lower()))
+                if v.lower().is_finite():   # at alpha = 1e-400, 1 - alpha's ball touches 1
+                    lo = max(lo, _rational(v.lower()))
             if hi is not None:
-                if p.beta_lo <= 0:
-                    hi = None
-                else:
-                    v = z - _phi_inv(_ball(p.beta_lo))
-                    hi = max(hi, _rational(v.upper()))
+                v = z - _phi_inv(_ball(p.beta_lo)) if p.beta_lo > 0 else None
+                # no finite upper end from this point: mu may be +oo as far as it shows
+                hi = max(hi, _rational(v.upper())) if v is not None and v.upper().is_finite() \
+                    else None
     return lo, hi
 
 

@@ -206,3 +206,14 @@ def test_d7_replace_one_gaussian_is_refused_unless_the_relation_is_given():
         symdp.account(ev, delta="1e-5")
     with pytest.raises(InvalidParameterError, match="for a dp_accounting DpEvent"):
         symdp.account(Gaussian(3), delta="1e-5", neighboring_relation="REPLACE_ONE")
+
+
+def test_a_tiny_alpha_gives_a_sound_mu_bracket_not_an_arb_error():
+    """At alpha = 1e-400 the ball of 1 - alpha touches 1 and Phi^{-1} of it is infinite: the
+    mu bracket used to fail inside Arb ("man_exp requires an exact, finite value").  For
+    Gaussian(1) the curve is G_1 exactly, so mu* = 1 (Dong, Roth, Su 2022, Def. 2.7)."""
+    import symdp
+    from symdp.events import Gaussian
+
+    lo, hi = symdp.tradeoff_curve(Gaussian(1), ["1e-400", "0.1"]).mu
+    assert lo <= 1 and (hi is None or hi >= 1)
