@@ -15,10 +15,20 @@ unpatched behaviour.
   factors that are all negative, or one of which is 0, when n < 0); it is negative exactly
   when n < 0 and k >= 1 is odd (k negative factors n, ..., n - k + 1).  Otherwise the sign
   depends on the values: None.
+
+* ``sympy.core.assumptions._ask`` (SymPy 1.12 and later) shuffles, with a random generator
+  seeded from the operating system in every process, the order in which it visits the facts
+  that may decide an assumption query.  SymPy's own comment says the order "should not lead
+  to any non-determinism if all handlers are logically consistent", and that a handler bug
+  makes the answer depend on it: then a verdict could differ between two processes on one
+  input.  The order is made fixed (the queue SymPy builds, unshuffled; issue #30): the same
+  answer in every process, and 2.5 million calls of ``random.shuffle`` fewer in a run of
+  ``symdp check`` over proofs/ (about 3 % of its CPU time).
 """
 
 from __future__ import annotations
 
+import sympy.core.assumptions as _assumptions
 from sympy.functions.combinatorial.factorials import binomial
 
 
@@ -40,3 +50,11 @@ def _replace_handler(cls, fact: str, handler) -> None:
 
 
 _replace_handler(binomial, "nonnegative", _binomial_is_nonnegative)
+
+
+def _in_order(facts: list) -> None:
+    """The order SymPy built (instead of a shuffle): fixed in every process."""
+    return None
+
+
+_assumptions.shuffle = _in_order

@@ -230,13 +230,15 @@ def replayable(certificate, claim=None) -> bool:
     """Is the kernel's acceptance of ``certificate`` (for ``claim``) cheap enough to replay on
     a hit?  Structural and symbolic certificates, and finite ones of at most
     :data:`REPLAY_CASES` cases -- unless the certificate's sides are not the claim's written
-    sides and those hold a symdp object or function: the kernel then binds the written side to
-    the certificate's through the object's closed form, comparing them at points (0.1-1.8 s
+    sides and those hold a symdp object or function, or one of SymPy's operations (an
+    integral, a sum): the kernel then binds the written side to the certificate's through the
+    object's closed form or the operation carried out, comparing them at points (0.1-1.8 s
     each on proofs/, most of a replay's cost), so the verdict is recorded instead."""
     from .certificates import FiniteCertificate, StructuralCertificate, SymbolicCertificate
 
     if claim is not None and (certificate.lhs, certificate.rhs) != (claim.lhs, claim.rhs) \
-            and any(_holds_symdp_node(side) for side in (claim.lhs, claim.rhs)):
+            and any(_holds_symdp_node(side) or _holds_operation(side)
+                    for side in (claim.lhs, claim.rhs)):
         return False
     if isinstance(certificate, (StructuralCertificate, SymbolicCertificate)):
         return True
@@ -246,6 +248,15 @@ def replayable(certificate, claim=None) -> bool:
             size *= max(1, len(values))
         return size <= REPLAY_CASES
     return False   # box, continuity, counting, induction: recorded
+
+
+def _holds_operation(expr) -> bool:
+    """Does ``expr`` hold one of SymPy's operations (an integral, a sum, a limit, ...), which
+    the kernel carries out (``doit``) to bind the written side to a certificate's evaluated
+    side -- seconds for the integrals of the CLT functionals?"""
+    import sympy as sp
+
+    return expr.has(sp.Integral, sp.Sum, sp.Product, sp.Limit, sp.Derivative, sp.Subs)
 
 
 def _holds_symdp_node(expr) -> bool:

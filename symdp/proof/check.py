@@ -56,7 +56,7 @@ from .budgets import (SIMPLIFY_WORK, STEP_HANG_GUARD_SECONDS, STEP_MEMORY, HangG
                       MemoryBudgetHit, hang_guard, memory_guard)
 from .cascade.common import DEFAULT_DPS, DEFAULT_POINTS, expand
 from .cascade.domain import undefined_on_domain
-from .cascade.counterexample import counterexample_stage
+from .cascade.counterexample import counterexample_stage, probe_stage
 from .cascade.counting import counting_stage
 from .cascade.enumeration import enumeration_stage
 from .cascade.numeric import numeric_stage
@@ -79,7 +79,7 @@ def step_claim(step: Step, derivation: Derivation) -> Claim:
 def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAULT_DPS,
                points: int = DEFAULT_POINTS, symbolic_work: int = SIMPLIFY_WORK,
                certify: bool = True, box=None, box_limit: int | None = None,
-               search: bool = True) -> StepResult:
+               search: bool = True, probe: bool = True) -> StepResult:
     """Run the cascade on one step of ``derivation``; never raises on a failing step.
 
     ``symbolic_work``: the budget of each attempt of the symbolic stage, in heartbeats
@@ -88,7 +88,9 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     ``certify=False`` skips the CERTIFIED stage; ``box`` (a list of
     :class:`symdp.proof.cascade.certified.box.Range`) replaces the box taken from the hypotheses.
     ``search=False`` skips the counterexample search that otherwise runs before a step is
-    reported as evidence at points (:mod:`symdp.proof.cascade.search`).
+    reported as evidence at points (:mod:`symdp.proof.cascade.search`); ``probe=False`` skips
+    the numeric probe at :data:`PROBE_POINTS` points that runs before the proof attempts
+    (a mutation test of a later stage needs its false statement to reach that stage).
     """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
@@ -142,6 +144,18 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
                                 "lemmas")
     if result is None:
         result = accepted(structural_certificate(step)) if structural_certificate(step) else None
+    if result is None and "enumeration" not in skipped and _enumerated_whole(step, derivation):
+        # every case of a finite domain, exactly, on the sides as written: the closed forms
+        # SymPy would derive first (a Sum in a symbolic k, issue #30) could only give the
+        # same verdict after seconds of work; a refutation or refusal falls through
+        first = enumeration_stage(step.lhs, step.rhs, step.relation, derivation, step)
+        if isinstance(first, Certificate):
+            first = accepted(first)
+            if first is not None and not first.verdict.holds_everywhere:
+                first = None   # evidence only: the cascade below may do better
+        elif first is not None and first.verdict is not Verdict.REFUTED:
+            first = None
+        result = first
     if result is None:
         # closed forms under the hypotheses' assumptions (a conjugate of G_mu needs mu > 0):
         # proposals, which the kernel binds to the written sides when it accepts
@@ -151,7 +165,16 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
         unfoldings = unfoldings_for(written, derivation.hypotheses)
         lhs, rhs = _checked_evaluation(written, (lhs, rhs), unfoldings, domain, tried)
-        if step.induction:   # a proof by induction was asked for (issue #20)
+        if probe and _probed(step, (lhs, rhs)) and (probe_points := _probe_points(derivation, step, index)):
+            # a false step is usually false at a few points: look there before any proof
+            # attempt (issue #30: a slip in a LaTeX line, a mutant, a wrong formula typed at
+            # `symdp step` spent seconds in the symbolic stage before the numeric stage
+            # refuted it); a REFUTED here is the counterexample search's, exact or by balls
+            # that exclude the relation; anything else leaves the cascade as it was
+            result = probe_stage(lhs, rhs, step, derivation, index, dps, probe_points)
+        if result is not None:
+            pass
+        elif step.induction:   # a proof by induction was asked for (issue #20)
             from .cascade.induction import induction_stage
 
             result = accepted(induction_stage(step, derivation))
@@ -242,6 +265,69 @@ _EVIDENCE_SKIPS = {
 def evidence_skips(step: Step) -> tuple:
     """The proof attempts skipped for ``step``: none unless it expects evidence."""
     return _EVIDENCE_SKIPS.get(step.expect, ())
+
+
+#: points of the numeric probe that runs before the proof attempts (issue #30)
+PROBE_POINTS = 4
+#: candidate values drawn per parameter for the probe's interior points (the numeric stage
+#: draws thousands; the probe must cost next to nothing on a step that holds)
+PROBE_CANDIDATES = 40
+
+
+def _probed(step: Step, sides) -> bool:
+    """Does the numeric probe run on ``step``, whose closed forms are ``sides``?  Only when
+    they are elementary: SymPy's functions and Phi, PhiInv, without an operation to carry out
+    (an integral, a sum, a limit: mpmath's quadrature at a point builds no SymPy object, so no
+    budget would stop it) and without a node of symdp's objects (an abstract trade-off
+    function has no values; an enumerated count at a sampled point may list millions of
+    objects); and not on a step whose expected verdict is evidence (the numeric stage runs on
+    it anyway)."""
+    from .kernel.closed_forms import is_symdp_node
+
+    if evidence_skips(step):
+        return False
+    for side in sides:
+        if side.has(sp.Integral, sp.Sum, sp.Product, sp.Limit, sp.Derivative, sp.Subs) or \
+                any(is_symdp_node(node) for node in sp.preorder_traversal(side)):
+            return False
+    return True
+
+
+def _probe_points(derivation: Derivation, step: Step, index: int) -> list:
+    from .cascade.common import relevant_conditions, sample_symbols
+    from .sampling import sample_points, seed_for
+
+    try:
+        return sample_points(sample_symbols(derivation, step), derivation.hypotheses,
+                             relevant_conditions(derivation, step), count=PROBE_POINTS,
+                             seed=seed_for(derivation.id, index, "probe"),
+                             max_tries=PROBE_CANDIDATES)
+    except ValueError:   # a set the sampler cannot draw from: no probe (the stages decide)
+        return []
+
+
+def _enumerated_whole(step: Step, derivation: Derivation) -> bool:
+    """The enumeration stage decides ``step`` on its own (issue #30): a side holds an
+    :class:`~symdp.core.enumerable.Enumerated` atom, every other node of the sides is SymPy's
+    own (the kernel evaluates the sides as written at each case, and runs no code of symdp's
+    objects), and each of the step's parameters ranges over a finite set that its enumeration
+    range covers whole."""
+    from ..core.enumerable import Enumerated
+
+    sides = (step.lhs, step.rhs)
+    if not any(side.atoms(Enumerated) for side in sides):
+        return False
+    if any(kernel.closed_forms.is_symdp_node(node) and not isinstance(node, Enumerated)
+           for side in sides for node in sp.preorder_traversal(side)):
+        return False
+    for symbol in step.free_symbols:
+        stated, listed = derivation.hypotheses.get(symbol), derivation.enumeration.get(symbol)
+        if listed is None or not (isinstance(stated, sp.FiniteSet) or (
+                isinstance(stated, sp.Range) and stated.size.is_finite)):
+            return False
+        if any(int(v) not in set(listed) for v in stated):
+            return False
+    return True
 
 
 def _abstract(step: Step) -> bool:

@@ -232,11 +232,14 @@ def _not_refuted(result: StepResult, atoms: set) -> StepResult:
 
 def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
                    points: int | None = None, symbolic_work: int | None = None,
-                   lines=None, progress=None, timeout: float | None = DEFAULT_TIMEOUT) -> TexCheck:
+                   lines=None, only_lines: bool = False, progress=None,
+                   timeout: float | None = DEFAULT_TIMEOUT) -> TexCheck:
     """Check every chain of ``document`` (see the module docstring); never raises on a
     failing step.  ``lines`` (source line numbers) checks only the runs of steps that
-    contain one of them; ``progress(done, total)`` is called after each derivation;
-    ``timeout`` (seconds, None: none) limits the whole file.
+    contain one of them -- with ``only_lines=True`` only the steps written on those lines
+    (each run cut to them: the line being edited, without the rest of its chain);
+    ``progress(done, total)`` is called after each derivation; ``timeout`` (seconds, None:
+    none) limits the whole file.
 
     The arguments are checked before any work (:func:`check_arguments`): a wrong type or
     value is an :class:`~symdp.core.errors.InvalidParameterError` naming it."""
@@ -245,6 +248,9 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
     dps, lines = check_arguments(document, dps=dps, certify=certify, points=points,
                                  symbolic_work=symbolic_work, lines=lines, progress=progress,
                                  timeout=timeout)
+    if not isinstance(only_lines, bool):
+        raise InvalidParameterError(f"only_lines must be True or False; got "
+                                    f"only_lines={shown(only_lines)}")
     deadline = None if timeout is None else time.monotonic() + timeout
     ran_out_at = None
     pending = []   # (display, [(row_index, step)]) per chain
@@ -254,6 +260,8 @@ def check_document(document: TexDocument, *, dps=(30, 60), certify: bool = True,
             for step in row.steps:
                 chains.setdefault(row.chain, []).append((index, step))
         for chain in chains.values():
+            if lines is not None and only_lines:
+                chain = [(index, step) for index, step in chain if step.line in lines]
             pending += [(display, run) for run in _runs(chain)
                         if lines is None or any(s.line in lines for _, s in run)]
     used_ids: set = set()

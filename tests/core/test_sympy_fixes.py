@@ -52,3 +52,36 @@ def test_the_correction_is_what_sympy_runs():
     from sympy.functions.combinatorial.factorials import binomial
 
     assert binomial._prop_handler["nonnegative"] is sympy_fixes._binomial_is_nonnegative
+
+
+def test_the_assumption_queue_is_visited_in_one_order_in_every_process():
+    """SymPy shuffles the facts an assumption query visits with a generator seeded from the
+    operating system (sympy.core.random._assumptions_rng): unpatched, two seeds give two
+    orders of this list; symdp keeps SymPy's own order (issue #30)."""
+    import sympy.core.assumptions as assumptions
+    from sympy.core import random as sympy_random
+
+    orders = []
+    for seed in (1, 2):
+        sympy_random._assumptions_rng.seed(seed)
+        facts = list(range(40))
+        assumptions.shuffle(facts)
+        orders.append(facts)
+    assert orders[0] == orders[1] == list(range(40))
+
+
+def test_assumption_answers_do_not_depend_on_sympys_generator():
+    """The answers SymPy gives with its visiting order fixed, whatever its generator's state:
+    each fresh expression asked under two seeds (truth: the sign of x^2 + 1 > 0, of a product
+    of positives, of an integer power of a negative)."""
+    from sympy.core import random as sympy_random
+
+    answers = []
+    for seed in (3, 4):
+        sympy_random._assumptions_rng.seed(seed)
+        x = sp.Symbol(f"x_{seed}", real=True)
+        p = sp.Symbol(f"p_{seed}", positive=True)
+        n = sp.Symbol(f"n_{seed}", negative=True)
+        answers.append(((x ** 2 + 1).is_positive, (p * (p + 1)).is_positive, (n ** 3).is_negative,
+                        (n ** 2).is_positive, (x ** 2).is_nonnegative))
+    assert answers[0] == answers[1] == (True, True, True, True, True)

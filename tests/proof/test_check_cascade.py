@@ -142,3 +142,52 @@ def test_a_step_can_skip_stages_and_says_so():
     assert only_symbolic.verdict.value in ("CERTIFIED", "PROVED") and "skips the symbolic" in only_symbolic.detail
     with _pytest.raises(DerivationError, match="skip"):
         Step(x, "<=", 1, "bad", skip=("numeric",))
+
+
+# --------------------------------------------------------------------------- issue #30
+# A step whose parameters range over finite sets its enumeration covers is decided by the
+# enumeration stage on the sides as written, before SymPy derives closed forms of them (a Sum
+# in a symbolic k becomes hypergeometric terms after seconds).  Expected values: KOV 2015,
+# Thm. 3.3's segment form, and its mutants, checked here against the product measure listed
+# atom by atom (symdp.composition.enumerated) -- two independent routes.
+
+def _kov_grid_derivation(rhs_of):
+    from symdp.composition.enumerated import PowerProfile
+
+    a, b, c, k, i = (sp.Symbol(n, integer=True, nonnegative=True) for n in "abcki")
+    E, delta, s = 1 + a / 2, b / sp.Integer(10), c / sp.Integer(2)
+    kov = 1 - (1 - delta) ** k + (1 - delta) ** k / (1 + E) ** k * sp.Sum(
+        sp.binomial(k, i) * sp.Max(0, E ** i - s * E ** (k - i)), (i, 0, k))
+    grid = {a: range(0, 3), b: range(0, 2), c: range(1, 4), k: range(1, 4)}
+    return Derivation("kov_grid_demo", "KOV Thm. 3.3 on a grid", "test",
+                      {v: sp.Range(min(r), max(r) + 1) for v, r in grid.items()},
+                      (Step(PowerProfile(c, a, b, k), "=", rhs_of(kov, k), "KOV"),),
+                      chained=False, enumeration=grid)
+
+
+def test_a_finite_grid_is_enumerated_on_the_sides_as_written():
+    r = check_derivation(_kov_grid_derivation(lambda kov, k: kov)).steps[0]
+    assert r.verdict is Verdict.ENUMERATED, r.detail
+    assert r.holds_everywhere and "every case re-evaluated by the kernel" in r.detail
+    # no closed form was derived and no other stage tried first
+    assert r.extra.get("tried") == [], r.extra.get("tried")
+
+
+@pytest.mark.parametrize("mutate", [lambda kov, k: kov + sp.Rational(1, 10 ** 6),
+                                    lambda kov, k: kov.xreplace({k: k + 1}),
+                                    lambda kov, k: kov.replace(sp.Max, lambda *a: a[1])],
+                         ids=["shifted", "k+1", "no positive part"])
+def test_a_false_step_on_a_finite_grid_is_refuted_by_enumeration(mutate):
+    r = check_derivation(_kov_grid_derivation(mutate)).steps[0]
+    assert r.verdict is Verdict.REFUTED and r.counterexample.exact, r.detail
+    assert r.stage == "enumeration"
+
+
+def test_a_grid_not_covered_whole_still_goes_through_the_cascade():
+    d = _kov_grid_derivation(lambda kov, k: kov)
+    k = next(s for s in d.hypotheses if s.name == "k")
+    wider = Derivation(d.id, d.statement, d.citation, {**d.hypotheses, k: sp.Range(1, 5)},
+                       d.steps, chained=False, enumeration=d.enumeration)
+    r = check_derivation(wider).steps[0]
+    # k = 4 is stated but not enumerated: evidence on a range at most, never ENUMERATED
+    assert r.verdict is not Verdict.ENUMERATED and not r.holds_everywhere, r.detail

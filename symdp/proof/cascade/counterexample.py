@@ -57,9 +57,27 @@ def counterexample_stage(lhs, rhs, step, derivation, index, dps, result) -> Step
                                                         "minimisations": outcome.minimisations}})
 
 
-def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
+def probe_stage(lhs, rhs, step, derivation, index, dps, points) -> StepResult | None:
+    """The probe before the proof attempts (issue #30): REFUTED at the first of ``points``
+    where the relation certainly fails -- exactly, or by Arb balls that exclude it (the
+    search's decider) --, else None.  No numeric fallback: a side the ball compiler does not
+    take is not probed (mpmath's evaluation at a point is bounded by no budget)."""
+    symbols = sample_symbols(derivation, step)
+    decide = _decider(lhs, rhs, step.relation, derivation, step, index, dps, symbols,
+                      numeric_fallback=False)
+    for point in points:
+        found = decide(point)
+        if found is not None:
+            return StepResult(found.verdict, found.detail + f" (the probe at {len(points)} "
+                              "points, before any proof attempt)", "probe",
+                              found.counterexample, points=found.points)
+    return None
+
+
+def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols, numeric_fallback=True):
     """``decide(point)``: a REFUTED StepResult when the relation certainly fails at the exact
-    point (exactly, by balls at rising precision, or by the numeric stage), else None."""
+    point (exactly, by balls at rising precision, or -- ``numeric_fallback`` -- by the
+    numeric stage when the ball compiler does not take a side), else None."""
     ordered = sorted(symbols, key=lambda s: s.name)
     fns = None
     try:
@@ -114,6 +132,8 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols):
                 f"certified: the balls at {c.bits} bits exclude the relation"
             return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = {c.rhs} "
                               f"({how})", "search", counterexample=cx, points=1)
+        if not numeric_fallback:
+            return None
         r = numeric_stage(lhs, rhs, relation, derivation, step, index, dps, 1, points=[point])
         if r.verdict is Verdict.REFUTED:
             return StepResult(r.verdict, r.detail, "search", r.counterexample, points=1)

@@ -38,11 +38,32 @@ def rewritings():
             "piecewise_fold + simplify": lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))}
 
 
+_SIMPLIFIES_TO: dict = {}
+
+
 def simplifies_to(a, b, method: str = "simplify") -> bool:
     """The trusted equality: ``a == b`` as trees, or the named rewriting of ``a`` is ``b``
-    (or of ``a - b`` is 0)."""
+    (or of ``a - b`` is 0).  Remembered per process (a pure function of its arguments: a
+    step's proposers and the kernel ask the same question of a piece twice or more, each
+    answer costing a ``simplify``; issue #30)."""
     if a == b:
         return True
+    key = (a, b, method)
+    try:
+        return _SIMPLIFIES_TO[key]
+    except (KeyError, TypeError):
+        pass
+    value = _simplifies_to_uncached(a, b, method)
+    try:
+        if len(_SIMPLIFIES_TO) > 4096:
+            _SIMPLIFIES_TO.clear()
+        _SIMPLIFIES_TO[key] = value
+    except TypeError:
+        pass
+    return value
+
+
+def _simplifies_to_uncached(a, b, method: str) -> bool:
     rewrite = rewritings().get(method)
     if rewrite is None:
         return False
@@ -141,9 +162,35 @@ def by_z3(fact: Fact, dom: Domain) -> str:
     return "z3 (no counterexample: unsat)" if z3_decide(fact, dom)[0] else ""
 
 
+_Z3_DECIDED: dict = {}
+
+
 def z3_decide(fact: Fact, dom: Domain):
     """``(True, None)`` when z3 shows the fact on the domain; ``(False, point)`` with a point
-    of the domain where it fails (exact rationals), or ``(False, None)`` when undecided."""
+    of the domain where it fails (exact rationals), or ``(False, None)`` when undecided.
+
+    Remembered per process (a pure function of the fact's expression and property and of the
+    domain: the definedness and sign facts of a file's steps recur, four in five of the
+    queries of a bagging profile; issue #30).  The key holds the translation's helpers too, so
+    that a test that replaces one of them is never answered from before."""
+    key = (fact.expression, fact.property, dom, z3_name, _z3_term, _z3_membership, _z3_relation,
+           _enclosure)
+    try:
+        decided, point = _Z3_DECIDED[key]
+        return decided, (dict(point) if point is not None else None)
+    except (KeyError, TypeError):
+        pass
+    decided, point = _z3_decide_uncached(fact, dom)
+    try:
+        if len(_Z3_DECIDED) > 20_000:
+            _Z3_DECIDED.clear()
+        _Z3_DECIDED[key] = (decided, dict(point) if point is not None else None)
+    except TypeError:
+        pass
+    return decided, point
+
+
+def _z3_decide_uncached(fact: Fact, dom: Domain):
     import z3
 
     names = {}
