@@ -439,8 +439,10 @@ class DerivationReport:
 def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = DEFAULT_POINTS,
                      symbolic_work: int = SIMPLIFY_WORK, progress=None,
                      certify: bool = True, box=None, box_limit: int | None = None,
-                     hang_guard_seconds: float | None = STEP_HANG_GUARD_SECONDS) -> DerivationReport:
+                     hang_guard_seconds: float | None = STEP_HANG_GUARD_SECONDS,
+                     probe: bool = True) -> DerivationReport:
     """Check every step of ``derivation``; ``progress(i, n)`` is called after each step.
+    ``probe=False`` skips the probe before the proof attempts (:func:`check_step`).
 
     ``certify=False`` skips the CERTIFIED stage (``symdp check --no-certify``).  A step still
     running after ``hang_guard_seconds`` of wall-clock time is stopped and reported
@@ -456,7 +458,7 @@ def check_derivation(derivation: Derivation, *, dps=DEFAULT_DPS, points: int = D
                     with memory_guard(STEP_MEMORY):
                         result = check_step(step, derivation, i, dps=dps, points=points,
                                             symbolic_work=symbolic_work, certify=certify,
-                                            box=box, box_limit=box_limit)
+                                            box=box, box_limit=box_limit, probe=probe)
                 except MemoryBudgetHit:
                     result = StepResult(Verdict.UNDECIDED, "memory budget: the step added "
                                         f"more than {STEP_MEMORY >> 20} MiB to the address "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import zlib
+from collections.abc import Sequence
 from fractions import Fraction
 
 import sympy as sp
@@ -30,6 +31,30 @@ def _adder(a):
     return lambda x: a + sp.Rational(x.numerator, x.denominator)
 
 
+class _Drawn(Sequence):
+    """Candidate values drawn now -- the generator called in the same order as ever, so the
+    same points come out -- and built as SymPy numbers only when one is taken (issue #30:
+    thousands are drawn per parameter, a few are used; building them all was 8 % of the
+    soundness battery's time)."""
+
+    def __init__(self, raw: list, build):
+        self._raw, self._build, self._built = raw, build, {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._raw)))]
+        if i < 0:
+            i += len(self._raw)
+        try:
+            return self._built[i]
+        except KeyError:
+            value = self._built[i] = self._build(self._raw[i])
+            return value
+
+
 def _interval_candidates(domain: sp.Interval, rng: random.Random, count: int) -> tuple[list, list]:
     a, b = domain.start, domain.end
     edges, interior = [], []
@@ -41,33 +66,28 @@ def _interval_candidates(domain: sp.Interval, rng: random.Random, count: int) ->
             edges.append(b)
         edges += [a + width / 1000, b - width / 1000, a + width / 2]
         if width.is_Rational:
-            at = _adder(a)
             w = Fraction(int(width.p), int(width.q))
-            for _ in range(count):
-                interior.append(at(w * Fraction(rng.randint(1, 9999), 10000)))
+            interior = _Drawn([w * Fraction(rng.randint(1, 9999), 10000) for _ in range(count)],
+                              _adder(a))
         else:
-            for _ in range(count):
-                interior.append(a + width * sp.Rational(rng.randint(1, 9999), 10000))
+            interior = _Drawn([rng.randint(1, 9999) for _ in range(count)],
+                              lambda r: a + width * sp.Rational(r, 10000))
     elif a.is_finite:  # [a, oo)
         if not domain.left_open:
             edges.append(a)
         edges += [a + sp.Rational(1, 1000), a + 1, a + 10]
-        at = _adder(a)
-        for _ in range(count):
-            exponent = rng.uniform(-3, 1.7)
-            interior.append(at(Fraction(round(10 ** exponent * 1000), 1000) + Fraction(1, 10 ** 6)))
+        interior = _Drawn([Fraction(round(10 ** rng.uniform(-3, 1.7) * 1000), 1000)
+                           + Fraction(1, 10 ** 6) for _ in range(count)], _adder(a))
     elif b.is_finite:  # (-oo, b]
         if not domain.right_open:
             edges.append(b)
         edges += [b - sp.Rational(1, 1000), b - 1, b - 10]
-        at = _adder(b)
-        for _ in range(count):
-            exponent = rng.uniform(-3, 1.7)
-            interior.append(at(-Fraction(round(10 ** exponent * 1000), 1000) - Fraction(1, 10 ** 6)))
+        interior = _Drawn([-Fraction(round(10 ** rng.uniform(-3, 1.7) * 1000), 1000)
+                           - Fraction(1, 10 ** 6) for _ in range(count)], _adder(b))
     else:
         edges += [sp.Integer(0), sp.Integer(1), sp.Integer(-1), sp.Integer(10), sp.Integer(-10)]
-        for _ in range(count):
-            interior.append(sp.Rational(rng.randint(-30000, 30000), 1000))
+        interior = _Drawn([rng.randint(-30000, 30000) for _ in range(count)],
+                          lambda r: sp.Rational(r, 1000))
     return edges, interior
 
 

@@ -187,6 +187,7 @@ def _sum_query_pair(n, k, sigma, t):
     return p, q
 
 
+@pytest.mark.slow   # over 10 s: CI's step 3 (issue #30)
 def test_bootstrap_bracket_against_enumerated_datasets():
     """n = k = 3, sigma = 2, one round, eps = 0.5: the certified upper end is above the exact
     delta of every realised pair tried (t = 0, 1/2, 3/4, 1; enumeration of the 27 draw
@@ -221,6 +222,7 @@ def test_hidden_multiplicity_mixtures_do_not_dominate():
     assert d[0.75] > max(d[0], d[1]) * (1 + 1e-3)
 
 
+@pytest.mark.slow   # over 10 s: CI's step 3 (issue #30)
 def test_bootstrap_realised_pair_lower_end_below_quadrature():
     # the binned realised pair is a post-processing: its certified lower end is below the
     # exact delta of those datasets (one round, quadrature of the enumerated mixture)

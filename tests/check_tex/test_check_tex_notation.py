@@ -332,3 +332,36 @@ def test_a_sub_formula_reads_its_own_tokens():
     (lhs, _, _), = steps(r"\[ st(1, 2) + \Pr[ab(c, d) > 1] = 0 \]")
     st, ab = sp.Function("st", real=True), sp.Function("ab", real=True)
     assert lhs.atoms(sp.core.function.AppliedUndef) >= {st(1, 2), ab(sp.Symbol("c"), sp.Symbol("d"))}
+
+
+# ------------------------------------------------------------------ issue #30: one line only
+
+CHAIN = r"""% symdp: assume 0 <= x <= 1
+\begin{align}
+(x + 1)^2 &= x^2 + 2x + 1 \\
+&\le x^2 + 3x + 1 \\
+&= x^2 + 3x + 2
+\end{align}
+"""
+
+
+def test_only_lines_checks_the_steps_of_those_lines_and_no_more():
+    document = read_tex(CHAIN, "chain.tex")
+    line_of = sorted(s.line for r in document.rows for s in r.steps)
+    whole = check_document(document, lines={line_of[1]}, **OPTIONS)
+    alone = check_document(document, lines={line_of[1]}, only_lines=True, **OPTIONS)
+    checked = lambda c: sorted(r.row.line for r in c.rows if r.results)   # noqa: E731
+    # the third row is false (x^2 + 3x + 1 = x^2 + 3x + 2 never holds): its run is checked with
+    # the line asked for, and left out with only_lines
+    assert checked(whole) == line_of and checked(alone) == [line_of[1]]
+    by_line = {r.row.line: [s.verdict.value for s in r.step_results] for r in whole.rows}
+    assert by_line[line_of[2]] == ["REFUTED"]
+    only = {r.row.line: [s.verdict.value for s in r.step_results] for r in alone.rows if r.results}
+    assert only[line_of[1]] == by_line[line_of[1]] and only[line_of[1]] != ["REFUTED"]
+
+
+def test_only_lines_must_be_a_bool():
+    from symdp.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="only_lines must be True or False"):
+        check_document(read_tex(CHAIN, "chain.tex"), lines={3}, only_lines="yes")

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -79,6 +81,7 @@ def test_latex_of_unknown_id_is_one_line_exit_2():
     assert r.returncode == 2 and r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
 
 
+@pytest.mark.slow   # over 10 s: CI's step 3 (issue #30)
 def test_check_output_does_not_depend_on_the_number_of_workers(tmp_path):
     derivation = ("import sympy as sp\n"
                   "from symdp.proof import Derivation, Step, Verdict\n"

@@ -163,6 +163,9 @@ def by_z3(fact: Fact, dom: Domain) -> str:
 
 
 _Z3_DECIDED: dict = {}
+#: the functions the translation to z3 calls (looked up at each call: part of the memo's key)
+_Z3_HELPERS = ("z3_name", "symbol_order", "_z3_term", "_z3_membership", "_z3_relation",
+               "_enclosure", "_exact_end", "_open_ranges")
 
 
 def z3_decide(fact: Fact, dom: Domain):
@@ -173,8 +176,7 @@ def z3_decide(fact: Fact, dom: Domain):
     domain: the definedness and sign facts of a file's steps recur, four in five of the
     queries of a bagging profile; issue #30).  The key holds the translation's helpers too, so
     that a test that replaces one of them is never answered from before."""
-    key = (fact.expression, fact.property, dom, z3_name, _z3_term, _z3_membership, _z3_relation,
-           _enclosure)
+    key = (fact.expression, fact.property, dom) + tuple(globals()[name] for name in _Z3_HELPERS)
     try:
         decided, point = _Z3_DECIDED[key]
         return decided, (dict(point) if point is not None else None)
