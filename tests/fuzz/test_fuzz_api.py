@@ -10,6 +10,7 @@ import fractions
 import math
 
 import mpmath
+import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -265,6 +266,7 @@ def test_mixture_and_inverse(f, p):
         assert isinstance(inv, sp.Basic)
 
 
+@pytest.mark.slow   # 16 s without gmpy2 (mpmath's Python integers at high dps): CI's step 3
 @settings(FUZZ, max_examples=80)
 @given(eps=values, dps=dps_values)
 def test_tensor_delta(eps, dps):

@@ -189,19 +189,8 @@ def entails(domain: Domain, premises, goal) -> bool:
     domain (:func:`usable`) is assumed where its own conditions hold, the others are left
     out)."""
     premises = tuple(premises)
-    key = (domain, premises, goal)
-    try:
-        return _ENTAILS_CACHE[key]
-    except (KeyError, TypeError):
-        pass
-    value = _entails(domain, premises, goal)
-    if len(_ENTAILS_CACHE) > 20_000:
-        _ENTAILS_CACHE.clear()
-    try:
-        _ENTAILS_CACHE[key] = value
-    except TypeError:
-        pass
-    return value
+    return deciders.remembered(_ENTAILS_CACHE, (domain, premises, goal),
+                               lambda: _entails(domain, premises, goal))
 
 
 def _entails(domain: Domain, premises, goal) -> bool:

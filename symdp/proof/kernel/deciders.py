@@ -38,6 +38,23 @@ def rewritings():
             "piecewise_fold + simplify": lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))}
 
 
+def remembered(table: dict, key, compute, limit: int = 20_000):
+    """``compute()``, remembered in ``table`` under ``key`` for the rest of the process (for
+    the pure functions of the kernel; a key that cannot be hashed is computed each time; the
+    table is emptied past ``limit`` entries)."""
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    except TypeError:
+        return compute()
+    value = compute()
+    if len(table) > limit:
+        table.clear()
+    table[key] = value
+    return value
+
+
 _SIMPLIFIES_TO: dict = {}
 
 
@@ -48,19 +65,8 @@ def simplifies_to(a, b, method: str = "simplify") -> bool:
     answer costing a ``simplify``; issue #30)."""
     if a == b:
         return True
-    key = (a, b, method)
-    try:
-        return _SIMPLIFIES_TO[key]
-    except (KeyError, TypeError):
-        pass
-    value = _simplifies_to_uncached(a, b, method)
-    try:
-        if len(_SIMPLIFIES_TO) > 4096:
-            _SIMPLIFIES_TO.clear()
-        _SIMPLIFIES_TO[key] = value
-    except TypeError:
-        pass
-    return value
+    return remembered(_SIMPLIFIES_TO, (a, b, method),
+                      lambda: _simplifies_to_uncached(a, b, method), limit=4096)
 
 
 def _simplifies_to_uncached(a, b, method: str) -> bool:
@@ -177,19 +183,8 @@ def z3_decide(fact: Fact, dom: Domain):
     queries of a bagging profile; issue #30).  The key holds the translation's helpers too, so
     that a test that replaces one of them is never answered from before."""
     key = (fact.expression, fact.property, dom) + tuple(globals()[name] for name in _Z3_HELPERS)
-    try:
-        decided, point = _Z3_DECIDED[key]
-        return decided, (dict(point) if point is not None else None)
-    except (KeyError, TypeError):
-        pass
-    decided, point = _z3_decide_uncached(fact, dom)
-    try:
-        if len(_Z3_DECIDED) > 20_000:
-            _Z3_DECIDED.clear()
-        _Z3_DECIDED[key] = (decided, dict(point) if point is not None else None)
-    except TypeError:
-        pass
-    return decided, point
+    decided, point = remembered(_Z3_DECIDED, key, lambda: _z3_decide_uncached(fact, dom))
+    return decided, (dict(point) if point is not None else None)   # the caller's own copy
 
 
 def _z3_decide_uncached(fact: Fact, dom: Domain):
@@ -454,19 +449,8 @@ _REAL_Z3: dict = {}
 def real_z3_entails(domain: Domain, conditions, expr, relation) -> bool:
     """z3 proves ``expr REL 0`` from the domain's sets and conditions (reals relaxation);
     cached (a pure function of its arguments)."""
-    key = (domain, tuple(conditions), expr, relation)
-    try:
-        return _REAL_Z3[key]
-    except (KeyError, TypeError):
-        pass
-    value = _real_z3_entails_uncached(domain, conditions, expr, relation)
-    try:
-        if len(_REAL_Z3) > 20_000:
-            _REAL_Z3.clear()
-        _REAL_Z3[key] = value
-    except TypeError:
-        pass
-    return value
+    return remembered(_REAL_Z3, (domain, tuple(conditions), expr, relation),
+                      lambda: _real_z3_entails_uncached(domain, conditions, expr, relation))
 
 
 def _real_z3_entails_uncached(domain: Domain, conditions, expr, relation) -> bool:
