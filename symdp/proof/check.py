@@ -325,7 +325,8 @@ def _enumerated_whole(step: Step, derivation: Derivation) -> bool:
         if listed is None or not (isinstance(stated, sp.FiniteSet) or (
                 isinstance(stated, sp.Range) and stated.size.is_finite)):
             return False
-        if any(int(v) not in set(listed) for v in stated):
+        values = {sp.sympify(v) for v in listed}
+        if any(v not in values for v in stated):
             return False
     return True
 
