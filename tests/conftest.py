@@ -133,3 +133,19 @@ def proofs_check(tmp_path_factory, request) -> ProofsCheck:
     assert path.exists(), f"symdp check --json wrote no report: {run['stderr']}"
     return ProofsCheck(path, json.loads(path.read_text(encoding="utf-8")), run["returncode"],
                        run["stdout"])
+
+
+@pytest.fixture
+def fresh_kernel_memos():
+    """The kernel's per-process memos of pure answers (the convex rules' judgements and
+    entailments, simplifies_to, the z3 deciders) emptied before and after a test that switches
+    a check off, so that what the mutant let through is never answered to another test."""
+    from symdp.proof.kernel import convex, deciders
+
+    tables = (convex._DERIVED, convex._ENTAILS_CACHE, deciders._SIMPLIFIES_TO,
+              deciders._Z3_DECIDED, deciders._REAL_Z3)
+    for table in tables:
+        table.clear()
+    yield
+    for table in tables:
+        table.clear()

@@ -89,7 +89,7 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     :class:`symdp.proof.cascade.certified.box.Range`) replaces the box taken from the hypotheses.
     ``search=False`` skips the counterexample search that otherwise runs before a step is
     reported as evidence at points (:mod:`symdp.proof.cascade.search`); ``probe=False`` skips
-    the numeric probe at :data:`PROBE_POINTS` points that runs before the proof attempts
+    the probe at :data:`PROBE_POINTS` points (exact, or Arb balls) that runs before the proof attempts
     (a mutation test of a later stage needs its false statement to reach that stage).
     """
     dps = tuple(sorted(dps))
@@ -267,7 +267,7 @@ def evidence_skips(step: Step) -> tuple:
     return _EVIDENCE_SKIPS.get(step.expect, ())
 
 
-#: points of the numeric probe that runs before the proof attempts (issue #30)
+#: points of the probe that runs before the proof attempts (issue #30; cascade.counterexample.probe_stage)
 PROBE_POINTS = 4
 #: candidate values drawn per parameter for the probe's interior points (the numeric stage
 #: draws thousands; the probe must cost next to nothing on a step that holds)
@@ -275,7 +275,7 @@ PROBE_CANDIDATES = 40
 
 
 def _probed(step: Step, sides) -> bool:
-    """Does the numeric probe run on ``step``, whose closed forms are ``sides``?  Only when
+    """Does the probe run on ``step``, whose closed forms are ``sides``?  Only when
     they are elementary: SymPy's functions and Phi, PhiInv, without an operation to carry out
     (an integral, a sum, a limit: mpmath's quadrature at a point builds no SymPy object, so no
     budget would stop it) and without a node of symdp's objects (an abstract trade-off

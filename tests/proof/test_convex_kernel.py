@@ -34,15 +34,8 @@ M = Mechanism("M", dp=f)
 M_plain = Mechanism("M")                  # declares nothing
 
 
-@pytest.fixture(autouse=True)
-def _fresh_kernel_caches():
-    """A check switched off by a test must not leave what it let through in the kernel's
-    caches (judgements and z3 answers are cached per process)."""
-    K._DERIVED.clear()
-    K._ENTAILS_CACHE.clear()
-    yield
-    K._DERIVED.clear()
-    K._ENTAILS_CACHE.clear()
+# a check switched off by a test must not leave what it let through in the kernel's memos
+pytestmark = pytest.mark.usefixtures("fresh_kernel_memos")
 
 
 def lemma(name, premises=(), **data):

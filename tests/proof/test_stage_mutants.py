@@ -20,7 +20,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from symdp import Phi
+from symdp import Gaussian, Phi
 from symdp.proof import Derivation, Step, Verdict, check_derivation
 from symdp.proof.check import check_step
 
@@ -236,3 +236,46 @@ def test_real_finite_domain_steps_mutated_are_refuted(index):
         md = Derivation(d.id, d.statement, d.citation, d.hypotheses, (mutant,), chained=False)
         r = check_derivation(md).steps[0]
         assert r.verdict is Verdict.REFUTED, (index, r.verdict, r.detail)
+
+
+# ---------------------------------------------------------------- the probe (issue #30)
+# False steps the probe must refute before any proof attempt, each counterexample checked
+# independently at 50 digits (_fails_independently); true steps it must leave to the cascade.
+
+PROBE_MUTANTS = [
+    (sp.exp(x), "<=", 1 + x, {x: UNIT}),                                   # e^x >= 1 + x
+    (sp.log(1 + x), ">=", x, {x: sp.Interval(0, 5)}),                      # log(1+x) <= x
+    (Phi(x) + Phi(-x), "=", 1 + sp.Rational(1, 100), {x: sp.Interval(-3, 3)}),
+    ((x + y) ** 2, "<=", x ** 2 + y ** 2, {x: UNIT, y: UNIT}),             # 2xy >= 0
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyp", PROBE_MUTANTS)
+def test_the_probe_refutes_a_false_step_first(lhs, rel, rhs, hyp):
+    r = _run(lhs, rel, rhs, hyp)
+    assert r.verdict is Verdict.REFUTED and r.stage == "probe", (r.stage, r.detail)
+    assert _fails_independently(lhs, rel, rhs, r.counterexample), r.counterexample
+    # without the probe the cascade still refutes it, later
+    assert _run(lhs, rel, rhs, hyp, probe=False).verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyp", [
+    (sp.exp(x), ">=", 1 + x, {x: UNIT}),
+    (Phi(x) + Phi(-x), "=", 1, {x: sp.Interval(-3, 3)}),
+    ((x + y) ** 2, ">=", x ** 2 + y ** 2, {x: UNIT, y: UNIT}),
+])
+def test_the_probe_leaves_a_true_step_to_the_proofs(lhs, rel, rhs, hyp):
+    r = _run(lhs, rel, rhs, hyp)
+    assert r.verdict is not Verdict.REFUTED and r.stage != "probe", (r.stage, r.detail)
+
+
+def test_the_probe_looks_only_at_elementary_sides():
+    from symdp.proof.check import _probed
+
+    t = sp.Symbol("t", real=True)
+    d = Derivation("m", "m", "test", {x: UNIT}, (Step(x, "<=", 1, "m"),))
+    step = d.steps[0]
+    assert _probed(step, (sp.exp(x) * Phi(x), x ** 2))
+    assert not _probed(step, (sp.Integral(sp.exp(-t ** 2), (t, 0, x)), x))   # quadrature
+    assert not _probed(step, (sp.Sum(x ** t, (t, 0, 3)), x))
+    assert not _probed(step, (Gaussian(1)(x), x))                            # a symdp object

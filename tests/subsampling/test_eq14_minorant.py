@@ -44,15 +44,8 @@ FAMILIES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fresh_kernel_caches():
-    """A check switched off by a test must not leave what it let through in the kernel's
-    caches (judgements and z3 answers are cached per process)."""
-    K._DERIVED.clear()
-    K._ENTAILS_CACHE.clear()
-    yield
-    K._DERIVED.clear()
-    K._ENTAILS_CACHE.clear()
+# a check switched off by a test must not leave what it let through in the kernel's memos
+pytestmark = pytest.mark.usefixtures("fresh_kernel_memos")
 
 
 def _domain(hyp):
@@ -120,6 +113,21 @@ def test_a_moved_fixed_point_is_refused(name):
 
 # ------------------------------------------------------------------ the mutants are false
 
+def _lower_hull_at(points, at):
+    """The lower convex hull of ``points`` (sorted by abscissa) at ``at``: the monotone chain,
+    then the chord of the hull's segment holding ``at`` (exact with Fractions)."""
+    hull = []
+    for q in points:
+        while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (q[1] - hull[-2][1]) - \
+                (hull[-1][1] - hull[-2][1]) * (q[0] - hull[-2][0]) <= 0:
+            hull.pop()
+        hull.append(q)
+    for (a0, b0), (a1, b1) in zip(hull, hull[1:]):
+        if a0 <= at <= a1:
+            return b0 + (b1 - b0) * (at - a0) / (a1 - a0)
+    raise AssertionError(f"{at} outside the points' range")
+
+
 def _envelope_by_definition(fp, at, n=4000):
     """min{f_p, f_p^{-1}}** at ``at`` from its definition, independently of symdp: f_p^{-1}
     by bisection (64 halvings: to 2^-64, far below the 1e-6 the test asks), the minimum on a
@@ -134,17 +142,7 @@ def _envelope_by_definition(fp, at, n=4000):
                 lo, hi = (mid, hi) if fp(mid) > a else (lo, mid)
             return hi
         pts = [mpmath.mpf(i) / n for i in range(n + 1)]
-        vals = [min(fp(t), inverse(t)) for t in pts]
-        hull = []
-        for q in zip(pts, vals):
-            while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (q[1] - hull[-2][1]) - \
-                    (hull[-1][1] - hull[-2][1]) * (q[0] - hull[-2][0]) <= 0:
-                hull.pop()
-            hull.append(q)
-        for (a0, b0), (a1, b1) in zip(hull, hull[1:]):
-            if a0 <= at <= a1:
-                return b0 + (b1 - b0) * (at - a0) / (a1 - a0)
-    raise AssertionError("outside [0, 1]")
+        return _lower_hull_at(list(zip(pts, [min(fp(t), inverse(t)) for t in pts])), at)
 
 
 @pytest.mark.slow   # over a minute of CPU: CI's step 3
@@ -183,17 +181,7 @@ def _exact_envelope(at: Fraction) -> Fraction:
     def b(t):
         return 1 - Fraction(8, 5) * t if t <= Fraction(1, 2) else Fraction(2, 5) * (1 - t)
     grid = sorted({Fraction(i, 400) for i in range(401)})
-    pts = [(t, min(a(t), b(t))) for t in grid]
-    hull = []
-    for q in pts:
-        while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (q[1] - hull[-2][1]) - \
-                (hull[-1][1] - hull[-2][1]) * (q[0] - hull[-2][0]) <= 0:
-            hull.pop()
-        hull.append(q)
-    for (a0, b0), (a1, b1) in zip(hull, hull[1:]):
-        if a0 <= at <= a1:
-            return b0 + (b1 - b0) * (at - a0) / (a1 - a0)
-    raise AssertionError
+    return _lower_hull_at([(t, min(a(t), b(t))) for t in grid], at)
 
 
 def _obligation_proof():
