@@ -89,8 +89,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
     :class:`symdp.proof.cascade.certified.box.Range`) replaces the box taken from the hypotheses.
     ``search=False`` skips the counterexample search that otherwise runs before a step is
     reported as evidence at points (:mod:`symdp.proof.cascade.search`); ``probe=False`` skips
-    the probe at :data:`PROBE_POINTS` points (exact, or Arb balls) that runs before the proof attempts
-    (a mutation test of a later stage needs its false statement to reach that stage).
+    the probe at :data:`PROBE_POINTS` points (exact, or Arb balls) that runs before the proof
+    attempts (a mutation test of a later stage needs its false statement to reach that stage).
     """
     dps = tuple(sorted(dps))
     if len(dps) != 2 or dps[0] < 15 or dps[0] == dps[1]:
