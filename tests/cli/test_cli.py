@@ -1,4 +1,5 @@
-"""The real console entry point, run as a subprocess."""
+"""The real console entry point, run as a subprocess (and in this process, :func:`here`,
+where a test is about what a command prints, not about its process)."""
 
 import json
 import subprocess
@@ -7,12 +8,25 @@ from pathlib import Path
 
 import pytest
 
+from symdp.cli.main import main
+
 ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "cli" / "fixtures"
 
 
 def symdp(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "symdp.cli.main", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=600)
+
+
+def here(capsys, *args) -> subprocess.CompletedProcess:
+    """``symdp args`` in this process, as :func:`symdp` reports it."""
+    try:
+        rc = main(list(args))
+    except SystemExit as exc:   # argparse
+        rc = exc.code
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(args, rc, out.out, out.err)
 
 
 def test_step_latex_fraction_is_proved():
@@ -31,10 +45,14 @@ def test_false_step_is_refuted_with_counterexample():
     assert "REFUTED" in r.stdout and "counterexample" in r.stdout
 
 
-def test_injection_payloads_are_rejected_and_execute_nothing(tmp_path):
-    for payload in ["__import__('os').system('touch pwned')", "().__class__", "eval('1')",
-                    "exec('import os')", "lambda: 1"]:
-        r = symdp("step", payload, "=", "1", cwd=tmp_path)
+def test_injection_payloads_are_rejected_and_execute_nothing(tmp_path, monkeypatch, capsys):
+    payloads = ["__import__('os').system('touch pwned')", "().__class__", "eval('1')",
+                "exec('import os')", "lambda: 1"]
+    monkeypatch.chdir(tmp_path)
+    # the first through the console entry point, the others through the same parser here
+    runs = [symdp("step", payloads[0], "=", "1", cwd=tmp_path)] + \
+        [here(capsys, "step", payload, "=", "1") for payload in payloads[1:]]
+    for payload, r in zip(payloads, runs):
         assert r.returncode == 2, payload
         assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert not (tmp_path / "pwned").exists()
@@ -45,7 +63,7 @@ def test_bad_relation_is_a_usage_error():
     assert r.returncode == 2 and "Traceback" not in r.stderr
 
 
-def test_check_json_schema_and_broken_proof_file(tmp_path):
+def test_check_json_schema_and_broken_proof_file(tmp_path, capsys):
     good = tmp_path / "good.py"
     good.write_text(
         "import sympy as sp\n"
@@ -67,7 +85,7 @@ def test_check_json_schema_and_broken_proof_file(tmp_path):
     assert [s["verdict"] for s in d["steps"]] == ["PROVED", "REFUTED"]
     assert d["steps"][1]["finding"] is True and d["steps"][1]["counterexample"]["point"]
     assert data["summary"]["load_errors"] == 1 and data["summary"]["findings"] == 1
-    r = symdp("check", str(good))
+    r = here(capsys, "check", str(good))
     assert r.returncode == 0 and "FINDINGS" in r.stdout
 
 
@@ -113,11 +131,11 @@ def test_check_bad_jobs_and_unknown_id_are_one_line_exit_2(tmp_path):
         assert r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
 
 
-def test_check_durations_lists_the_slowest_derivations():
-    r = symdp("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), "--durations", "1")
+def test_check_durations_lists_the_slowest_derivations(capsys):
+    r = here(capsys, "check", str(FIXTURES / "good_step.py"), "--durations", "1")
     assert r.returncode == 0
     tail = r.stdout.split("slowest 1 of ", 1)[1].splitlines()
-    assert len(tail) == 2 and "fdp_gaussian_duality.py" in tail[1] and " s  " in tail[1]
+    assert len(tail) == 2 and "good_step.py" in tail[1] and " s  " in tail[1]
 
 
 def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path):
@@ -147,7 +165,7 @@ def test_check_in_workers_handles_classes_defined_in_a_proof_module(tmp_path):
         "derivation = Derivation('custom_function_in_a_proof', 'Twice(x) vs 2x', 'test',\n"
         "    {x: sp.Interval(0, 1)}, (Step(Twice(x), '<=', 2 * x, 'definition'),\n"
         "    Step(Twice(x), '<', x, 'false', expect=Verdict.REFUTED)), chained=False)\n")
-    (tmp_path / "other.py").write_text((ROOT / "proofs" / "fdp_gaussian_duality.py").read_text())
+    (tmp_path / "other.py").write_text((FIXTURES / "good_step.py").read_text())
     serial = symdp("check", str(tmp_path), "--jobs", "1", "--no-cache")
     parallel = symdp("check", str(tmp_path), "--jobs", "2", "--no-cache")
     assert parallel.returncode == serial.returncode == 0, parallel.stderr
