@@ -1,8 +1,13 @@
-"""``symdp check``: the summary line says the scope; ``--require-proof`` (issue #12)."""
+"""``symdp check``: the summary line says the scope; ``--require-proof`` (issue #12).  The
+commands run in this process (what they print and return is tested here; their process,
+in tests/cli/test_cli.py)."""
 
 import subprocess
-import sys
 from pathlib import Path
+
+import pytest
+
+from symdp.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,12 +24,16 @@ derivation = Derivation('scopes', 'three kinds of verdict', 'test', {x: sp.Inter
 """
 
 
-def symdp(*args):
-    return subprocess.run([sys.executable, "-m", "symdp.cli.main", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)
+@pytest.fixture
+def symdp(capsys):
+    def run(*args):
+        rc = main(list(args))
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(args, rc, out.out, out.err)
+    return run
 
 
-def test_summary_line_and_require_proof(tmp_path):
+def test_summary_line_and_require_proof(tmp_path, symdp):
     proof = tmp_path / "scopes.py"
     proof.write_text(PROOF)
     r = symdp("check", "--jobs", "1", str(proof))
@@ -42,13 +51,13 @@ def test_summary_line_and_require_proof(tmp_path):
                                            "parameter value")
 
 
-def test_require_proof_passes_when_every_step_holds_everywhere():
+def test_require_proof_passes_when_every_step_holds_everywhere(symdp):
     r = symdp("check", "--jobs", "1", "--require-proof",
               str(ROOT / "proofs" / "fdp_gaussian_duality.py"))
     assert r.returncode == 0 and "NOT PROVED" not in r.stdout
 
 
-def test_step_prints_its_scope_in_words():
+def test_step_prints_its_scope_in_words(symdp):
     r = symdp("step", "x", "<=", "2", "--assume", "0<=x<=1")
     assert r.returncode == 0
     assert "\nscope: holds for every parameter value" in r.stdout
