@@ -75,7 +75,7 @@ def test_check_json_schema_and_broken_proof_file(tmp_path, capsys):
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('boom')\n")
     out = tmp_path / "report.json"
-    r = symdp("check", str(good), str(broken), "--json", str(out))
+    r = here(capsys, "check", str(good), str(broken), "--json", str(out))
     assert r.returncode == 1  # the broken file fails the run
     assert "broken.py" in r.stdout and "boom" in r.stdout
     data = json.loads(out.read_text())
@@ -124,10 +124,13 @@ def test_check_output_does_not_depend_on_the_number_of_workers(tmp_path):
     assert with_json[0] == with_json[1]
 
 
-def test_check_bad_jobs_and_unknown_id_are_one_line_exit_2(tmp_path):
-    for args in (("--jobs", "0"), ("--only", "no_such_derivation")):
-        r = symdp("check", str(ROOT / "proofs" / "fdp_gaussian_duality.py"), *args)
-        assert r.returncode == 2, (args, r.stderr)
+def test_check_bad_jobs_and_unknown_id_are_one_line_exit_2(capsys):
+    proof = str(ROOT / "proofs" / "fdp_gaussian_duality.py")
+    # the first through the console entry point, the second (it imports the file) here
+    runs = {"--jobs": symdp("check", proof, "--jobs", "0"),
+            "--only": here(capsys, "check", proof, "--only", "no_such_derivation")}
+    for option, r in runs.items():
+        assert r.returncode == 2, (option, r.stderr)
         assert r.stderr.startswith("symdp: error:") and r.stderr.count("\n") == 1
 
 
@@ -138,7 +141,7 @@ def test_check_durations_lists_the_slowest_derivations(capsys):
     assert len(tail) == 2 and "good_step.py" in tail[1] and " s  " in tail[1]
 
 
-def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path):
+def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path, capsys):
     proof = ("import sympy as sp\n"
              "from symdp.proof import Derivation, Step\n"
              "x = sp.Symbol('x')\n"
@@ -146,9 +149,9 @@ def test_latex_finds_a_derivation_whose_id_is_built_at_import(tmp_path):
              "    (Step(x, '=', x, 'reflexive'),))\n")
     (tmp_path / "a_plain.py").write_text(proof.replace("'built_' + 'at_import'", "'plain_id'"))
     (tmp_path / "b_built.py").write_text(proof)
-    r = symdp("latex", "built_at_import", "--paths", str(tmp_path))
+    r = here(capsys, "latex", "built_at_import", "--paths", str(tmp_path))
     assert r.returncode == 0 and "built at import" in r.stdout
-    r = symdp("latex", "plain_id", "--paths", str(tmp_path))
+    r = here(capsys, "latex", "plain_id", "--paths", str(tmp_path))
     assert r.returncode == 0 and "plain id" in r.stdout
 
 
