@@ -3,10 +3,10 @@ file, modules, libraries and options did not change is reused, and the output sa
 anything that changed is checked again; an entry that does not match its key, or whose
 certificate the kernel does not replay, is discarded and checked again -- never trusted.
 
-The cold run over the two proof files is made once per module, in a process of its own
-(:func:`cold`); each test that starts from it runs on a copy of its cache, with ``symdp check``
-in this process: every cache a test reads was written by another process, and the
-derivations are still checked in workers of their own (:mod:`symdp.proof.runner`)."""
+The cold run over the two proof files is made once per module, in a ``symdp`` process of its
+own (:func:`cold`); each test that starts from it runs ``symdp check`` in this process on a copy
+of its cache -- a cache another process wrote.  In this process or not, each derivation is
+checked in a worker process of its own (:mod:`symdp.proof.runner`)."""
 
 import contextlib
 import io
