@@ -165,7 +165,8 @@ def check_step(step: Step, derivation: Derivation, index: int = 0, *, dps=DEFAUL
         rhs = expand(step.rhs.xreplace(mapping)).xreplace(back)
         unfoldings = unfoldings_for(written, derivation.hypotheses)
         lhs, rhs = _checked_evaluation(written, (lhs, rhs), unfoldings, domain, tried)
-        if probe and _probed(step, (lhs, rhs)) and (probe_points := _probe_points(derivation, step, index)):
+        if probe and _probed(step, (lhs, rhs)) and \
+                (probe_points := _probe_points(derivation, step, index, (lhs, rhs))):
             # a false step is usually false at a few points: look there before any proof
             # attempt (issue #30: a slip in a LaTeX line, a mutant, a wrong formula typed at
             # `symdp step` spent seconds in the symbolic stage before the numeric stage
@@ -293,17 +294,69 @@ def _probed(step: Step, sides) -> bool:
     return True
 
 
-def _probe_points(derivation: Derivation, step: Step, index: int) -> list:
+def _probe_points(derivation: Derivation, step: Step, index: int, sides) -> list:
+    """The probe's points: :data:`PROBE_POINTS` of the sampler (domain ends first, then seeded
+    interior points), then the points built from the step's own rational constants
+    (:func:`_constant_points`)."""
     from .cascade.common import relevant_conditions, sample_symbols
     from .sampling import sample_points, seed_for
 
+    symbols = sample_symbols(derivation, step)
+    conditions = relevant_conditions(derivation, step)
     try:
-        return sample_points(sample_symbols(derivation, step), derivation.hypotheses,
-                             relevant_conditions(derivation, step), count=PROBE_POINTS,
-                             seed=seed_for(derivation.id, index, "probe"),
-                             max_tries=PROBE_CANDIDATES)
+        points = sample_points(symbols, derivation.hypotheses, conditions, count=PROBE_POINTS,
+                               seed=seed_for(derivation.id, index, "probe"),
+                               max_tries=PROBE_CANDIDATES)
     except ValueError:   # a set the sampler cannot draw from: no probe (the stages decide)
         return []
+    seen = {tuple(sorted(p.items(), key=lambda kv: kv[0].name)) for p in points}
+    for point in _constant_points(symbols, derivation.hypotheses, (*sides, *conditions)):
+        key = tuple(sorted(point.items(), key=lambda kv: kv[0].name))
+        if key not in seen:
+            seen.add(key)
+            points.append(point)
+    return points
+
+
+#: points built from the step's rational constants, at most (the probe's second part)
+PROBE_CONSTANT_POINTS = 12
+
+
+def _constant_points(symbols, hypotheses: dict, exprs) -> list:
+    """Points where each real parameter takes a rational constant of the step, or its
+    negative, that lies in its domain (``exp((x - 7/9)^2) > 1`` fails at x = 7/9 only), the other parameters the closed
+    ends of theirs; at most :data:`PROBE_CONSTANT_POINTS`, in a fixed order, and none when
+    no parameter has such a constant.  The counterexample search proposes the same values
+    among many more (:mod:`symdp.proof.cascade.search`), after every proof attempt."""
+    import itertools
+
+    from .cascade.search import rational_constants
+    from .sampling import is_integer_domain
+
+    # c and -c: x - 7/9 holds the constant -7/9
+    constants = sorted({v for c in rational_constants(*exprs) for v in (c, -c)})
+    symbols = sorted(symbols, key=lambda s: s.name)
+    values, any_constant = [], False
+    for symbol in symbols:
+        domain = hypotheses.get(symbol)
+        if domain is None:
+            return []
+        inside = [] if is_integer_domain(domain) else \
+            [v for c in constants if domain.contains(v := sp.Rational(c.numerator, c.denominator))
+             is sp.true]
+        if inside:
+            any_constant = True
+            values.append(inside)
+            continue
+        ends = [e for e in (domain.inf, domain.sup)
+                if e.is_finite and e.is_Rational and domain.contains(e) is sp.true]
+        if not ends:
+            return []
+        values.append(ends)
+    if not any_constant:
+        return []
+    return [dict(zip(symbols, combo))
+            for combo in itertools.islice(itertools.product(*values), PROBE_CONSTANT_POINTS)]
 
 
 def _enumerated_whole(step: Step, derivation: Derivation) -> bool:

@@ -191,3 +191,22 @@ def test_a_grid_not_covered_whole_still_goes_through_the_cascade():
     r = check_derivation(wider).steps[0]
     # k = 4 is stated but not enumerated: evidence on a range at most, never ENUMERATED
     assert r.verdict is not Verdict.ENUMERATED and not r.holds_everywhere, r.detail
+
+
+def test_the_symbolic_stage_simplifies_each_rewriting_once():
+    """Without Phi or Piecewise the three rewritings leave the difference as it is: simplify
+    runs once, and the attempts that would repeat it say so (issue #30)."""
+    from symdp.proof.cascade.symbolic import symbolic_certificates
+
+    x = sp.Symbol("x", real=True)
+    tried = []
+    list(symbolic_certificates(sp.sin(x) ** 3, x / 2, "<=", {x: sp.Interval(0, 1)}, 10_000,
+                               tried))
+    repeated = [t.split(":")[0] for t in tried if "the same expression as simplify" in t]
+    assert repeated == ["simplify after Phi -> erfc", "Phi identities + simplify",
+                        "piecewise_fold + simplify"], tried
+    # with Phi the rewriting to erfc is another expression: simplified too
+    tried_phi = []
+    list(symbolic_certificates(Phi(x) ** 3, x / 2, "<=", {x: sp.Interval(0, 1)}, 10_000,
+                               tried_phi))
+    assert not any(t.startswith("simplify after Phi -> erfc: the same") for t in tried_phi)

@@ -269,6 +269,58 @@ def test_the_probe_leaves_a_true_step_to_the_proofs(lhs, rel, rhs, hyp):
     assert r.verdict is not Verdict.REFUTED and r.stage != "probe", (r.stage, r.detail)
 
 
+# ties the probe finds at the step's own constants and at ends where the sides are equal
+# but not rational; each with the point where, by its definition, the relation fails
+PROBE_TIES = [
+    (sp.exp((x - sp.Rational(7, 9)) ** 2), ">", 1, {x: UNIT}, (), {"x": "7/9"}),
+    ((x - sp.Rational(1, 3)) ** 2 + (y - sp.Rational(2, 5)) ** 2, ">", 0, {x: UNIT, y: UNIT}, (),
+     {"x": "1/3", "y": "2/5"}),
+    (sp.exp(x) - 1, "<", sp.E - 1, {x: UNIT}, (), {"x": "1"}),
+    (sp.exp(x + y), ">", sp.E, {x: UNIT, y: UNIT}, (x + y >= 1,), None),   # on x + y = 1
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyp, constraints, where", PROBE_TIES)
+def test_the_probe_refutes_a_tie_at_a_constant_or_an_end(lhs, rel, rhs, hyp, constraints, where):
+    r = _run(lhs, rel, rhs, hyp, constraints)
+    assert r.verdict is Verdict.REFUTED and r.stage == "probe", (r.stage, r.detail)
+    assert _fails_independently(lhs, rel, rhs, r.counterexample), r.counterexample
+    if where is not None:
+        assert r.counterexample.point == where, r.counterexample.point
+    else:   # a tie of exp(x + y) > e lies on x + y = 1
+        assert sum(Fraction(v) for v in r.counterexample.point.values()) == 1
+    assert _run(lhs, rel, rhs, hyp, constraints, probe=False).verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyp", [
+    (sp.exp((x - sp.Rational(7, 9)) ** 2), ">=", 1, {x: UNIT}),
+    ((x - sp.Rational(1, 3)) ** 2 + (y - sp.Rational(2, 5)) ** 2, ">=", 0, {x: UNIT, y: UNIT}),
+    (sp.exp(x) - 1, "<=", sp.E - 1, {x: UNIT}),
+])
+def test_the_probe_leaves_the_non_strict_ties_to_the_proofs(lhs, rel, rhs, hyp):
+    r = _run(lhs, rel, rhs, hyp)
+    assert r.verdict is not Verdict.REFUTED and r.stage != "probe", (r.stage, r.detail)
+
+
+def test_the_probe_builds_points_from_the_step_constants_only():
+    from symdp.proof.check import PROBE_CONSTANT_POINTS, _constant_points
+
+    n = sp.Symbol("n", integer=True)
+    unit = {x: UNIT, y: UNIT}
+    assert _constant_points([x], unit, (sp.exp(x) - x,)) == []          # no constant: no point
+    assert _constant_points([x], unit, (x - sp.Rational(3, 2),)) == []   # 3/2 is outside [0, 1]
+    # -1/4 lies outside [0, 1], 1/4 (its negative) inside; no constant lies in y's [1, 2]:
+    # y takes its closed ends
+    assert _constant_points([x, y], {x: UNIT, y: sp.Interval(1, 2)},
+                            (x + sp.Rational(1, 4) + y,)) == \
+        [{x: sp.Rational(1, 4), y: 1}, {x: sp.Rational(1, 4), y: 2}]
+    # an integer parameter never takes a fraction: the ends of its range
+    assert _constant_points([x, n], {x: UNIT, n: sp.Range(1, 5)}, (x - sp.Rational(1, 2),)) == \
+        [{x: sp.Rational(1, 2), n: 1}, {x: sp.Rational(1, 2), n: 4}]
+    many = sum(sp.Rational(1, q) * x ** q for q in range(2, 30))
+    assert len(_constant_points([x, y], unit, (many + y,))) == PROBE_CONSTANT_POINTS
+
+
 def test_the_probe_looks_only_at_elementary_sides():
     from symdp.proof.check import _probed
 

@@ -74,6 +74,21 @@ def probe_stage(lhs, rhs, step, derivation, index, dps, points) -> StepResult | 
     return None
 
 
+def _exact_tie(lhs_value, rhs_value) -> bool:
+    """Are the sides' exact values at a point equal, their difference being exactly 0
+    (:func:`~symdp.proof.cascade.common.exact_value`, the numeric stage's test of a tie)?"""
+    from ..budgets import WorkExhausted, work_limit
+    from .common import exact_value
+
+    try:
+        with work_limit(POINT_WORK):
+            difference = lhs_value - rhs_value
+    except (WorkExhausted, ValueError, TypeError, ArithmeticError):
+        return False
+    value = exact_value(difference)
+    return value is not None and value == 0
+
+
 def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols, numeric_fallback=True):
     """``decide(point)``: a REFUTED StepResult when the relation certainly fails at the exact
     point (exactly, by balls at rising precision, or -- ``numeric_fallback`` -- by the
@@ -106,16 +121,18 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols, numeric_
     def decide(point):
         if not admissible(point):
             return None
+        exact_sides = None
         try:
             with work_limit(POINT_WORK):
                 if exact_is_cheap(lhs, point) and exact_is_cheap(rhs, point):
-                    lhs.xreplace(point), rhs.xreplace(point)  # an object may reject the point
+                    # an object may reject the point
+                    exact_sides = lhs.xreplace(point), rhs.xreplace(point)
                 elif fns is None:
                     return None
         except (ValueError, WorkExhausted):
             return None
         if fns is not None:
-            from .certified.points import FAILS, check_point
+            from .certified.points import FAILS, UNDECIDED, check_point
             from ...numeric.balls import arb
 
             try:
@@ -124,6 +141,16 @@ def _decider(lhs, rhs, relation, derivation, step, index, dps, symbols, numeric_
                                     radius=arb(10) ** (-(max(dps) - 20)), deep=relation == "=")
             except (WorkExhausted, ValueError, ZeroDivisionError, ArithmeticError):
                 return None
+            if c is not None and c.status == UNDECIDED and relation in ("<", ">") and \
+                    exact_sides is not None and _exact_tie(*exact_sides):
+                # balls cannot see a tie that is not rational (E - 1 < -1 + E at x = 1); its
+                # difference is exactly 0, as the numeric stage also finds it
+                where = point_str(point)
+                cx = Counterexample({getattr(s, "name", str(s)): str(v) for s, v in point.items()},
+                                    c.lhs, c.rhs, "0", exact=True)
+                return StepResult(Verdict.REFUTED, f"fails at {where}: lhs = {c.lhs}, rhs = "
+                                  f"{c.rhs} (their difference is exactly 0)", "search",
+                                  counterexample=cx, points=1)
             if c is None or c.status != FAILS:
                 return None
             cx = Counterexample(dict(c.point), c.lhs, c.rhs, c.difference, exact=c.how == "exact")

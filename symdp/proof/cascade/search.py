@@ -147,7 +147,9 @@ def _values(symbol, domain, constants, large=LARGE) -> list:
     return [v for v in out if domain.contains(v) is sp.true]
 
 
-def _constants(*exprs) -> set:
+def rational_constants(*exprs) -> set:
+    """The non-integer rational constants of ``exprs`` (denominators up to 10^6), as
+    Fractions: the values a counterexample often takes (``Abs(x - 1/3) > 0`` at 1/3)."""
     out = set()
     for e in exprs:
         for a in sp.sympify(e).atoms(sp.Rational):
@@ -364,7 +366,7 @@ def search(lhs, rhs, relation, symbols, hypotheses, conditions, *, decide,
                     "numeric stage's points, domain ends first, are what was checked)")
         return out
     admissible = _admissible_fn(conditions, symbols)
-    constants = _constants(lhs, rhs, *conditions)
+    constants = rational_constants(lhs, rhs, *conditions)
     rng = random.Random(seed)
     values = {s: _values(s, hypotheses[s], constants) for s in symbols}
     if any(not v for v in values.values()):

@@ -35,17 +35,24 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
     diff = L - R
     from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
+    # each attempt rewrites the difference, then simplifies it
     attempts = [
-        ("simplify", lambda d: sp.simplify(d)),
-        ("simplify after Phi -> erfc", lambda d: sp.simplify(to_erfc(d))),
-        ("Phi identities + simplify", lambda d: sp.simplify(phi_normal_form(sp.expand(d)))),
-        ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
+        ("simplify", lambda d: d),
+        ("simplify after Phi -> erfc", to_erfc),
+        ("Phi identities + simplify", lambda d: phi_normal_form(sp.expand(d))),
+        ("piecewise_fold + simplify", lambda d: sp.piecewise_fold(to_erfc(d))),
     ]
     simplified_forms = []
-    for name, attempt in attempts:
+    rewritten_by = {}   # a rewriting already simplified -> the attempt that did (no Phi: all 4 alike)
+    for name, rewrite in attempts:
         try:
             with work_limit(work):
-                simplified = attempt(diff)
+                rewritten = rewrite(diff)
+                if rewritten in rewritten_by:   # simplify would repeat that attempt exactly
+                    tried.append(f"{name}: the same expression as {rewritten_by[rewritten]}")
+                    continue
+                rewritten_by[rewritten] = name
+                simplified = sp.simplify(rewritten)
                 verdict = sign_holds(simplified, relation)
         except WorkExhausted:
             tried.append(f"{name}: undecided within its budget ({work} heartbeats)")
