@@ -138,12 +138,12 @@ def proofs_check(tmp_path_factory, request) -> ProofsCheck:
 @pytest.fixture
 def fresh_kernel_memos():
     """The kernel's per-process memos of pure answers (the convex rules' judgements and
-    entailments, simplifies_to, the z3 deciders) emptied before and after a test that switches
+    entailments, simplifies_to, the z3 deciders, the checks of conjugates and inverses) emptied before and after a test that switches
     a check off, so that what the mutant let through is never answered to another test."""
-    from symdp.proof.kernel import convex, deciders
+    from symdp.proof.kernel import conjugate, convex, deciders
 
     tables = (convex._DERIVED, convex._ENTAILS_CACHE, deciders._SIMPLIFIES_TO,
-              deciders._Z3_DECIDED, deciders._REAL_Z3)
+              deciders._Z3_DECIDED, deciders._REAL_Z3, conjugate._CHECKED)
     for table in tables:
         table.clear()
     yield

@@ -39,6 +39,7 @@ import sympy as sp
 from ...core.special import Phi, PhiInv
 from ..certificates import ConjugateEvidence, Domain, Fact, InverseEvidence
 from . import closed_forms
+from .deciders import remembered
 
 
 def _confirm(fact: Fact, domain: Domain) -> str:
@@ -47,9 +48,26 @@ def _confirm(fact: Fact, domain: Domain) -> str:
     return confirm(fact, domain)
 
 
+#: the checks of proposed unfoldings, remembered per process: a pure function of (node,
+#: evidence, domain), asked once when a step's closed forms are evaluated and again when the
+#: kernel binds a certificate's sides to the written ones (issue #30).  The key holds this
+#: module's functions too (:func:`_own_functions`): a test that replaces one is never
+#: answered from before.
+_CHECKED: dict = {}
+
+
+def _own_functions() -> tuple:
+    return tuple(globals()[name] for name in _OWN_FUNCTIONS)
+
+
 def checked_conjugate(node, evidence, domain: Domain):
     """``(closed form, "")`` of ``node`` = ``ConjugateAt(f, y)`` when ``evidence`` checks out
     on ``domain``, else ``(None, why)``."""
+    return remembered(_CHECKED, ("conjugate", node, evidence, domain, _own_functions()),
+                      lambda: _checked_conjugate(node, evidence, domain), limit=1024)
+
+
+def _checked_conjugate(node, evidence, domain: Domain):
     f, y = node.args
     if not isinstance(evidence, ConjugateEvidence) or evidence.function != f or \
             evidence.y != y:
@@ -459,6 +477,11 @@ def checked_inverse(node, evidence, domain: Domain):
     inside (the trusted equality, after ``Phi^-1(Phi(u)) = u`` for a real u) and at both ends
     (exact evaluation), and ``h(a)`` lies in the piece; the constant branch 0 starts at
     f(0); the branches run from 0 to 1 in order."""
+    return remembered(_CHECKED, ("inverse", node, evidence, domain, _own_functions()),
+                      lambda: _checked_inverse(node, evidence, domain), limit=1024)
+
+
+def _checked_inverse(node, evidence, domain: Domain):
     from . import closed_forms as cf
 
     inverse, a0 = node.args if cf.qualified_name(node) == cf.TRADEOFF_AT else (None, None)
@@ -610,3 +633,9 @@ def _real(e, dom: Domain, depth: int) -> bool:
             _confirm(Fact(v, "positive", "Phi^-1's argument above 0", dom), dom)) and bool(
             _confirm(Fact(1 - v, "positive", "Phi^-1's argument below 1", dom), dom))
     return False
+
+
+#: the names of this module's functions, as defined (the memo's key looks each up at the call)
+_OWN_FUNCTIONS = tuple(name for name, value in list(globals().items())
+                       if callable(value) and getattr(value, "__module__", None) == __name__
+                       and not isinstance(value, type))
