@@ -35,18 +35,25 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
     diff = L - R
     from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
+    # each attempt: a rewriting of the difference, then simplify and the sign
     attempts = [
-        ("simplify", lambda d: sp.simplify(d)),
-        ("simplify after Phi -> erfc", lambda d: sp.simplify(to_erfc(d))),
-        ("Phi identities + simplify", lambda d: sp.simplify(phi_normal_form(sp.expand(d)))),
-        ("piecewise_fold + simplify", lambda d: sp.simplify(sp.piecewise_fold(to_erfc(d)))),
+        ("simplify", lambda d: d),
+        ("simplify after Phi -> erfc", to_erfc),
+        ("Phi identities + simplify", lambda d: phi_normal_form(sp.expand(d))),
+        ("piecewise_fold + simplify", lambda d: sp.piecewise_fold(to_erfc(d))),
     ]
     simplified_forms = []
-    for name, attempt in attempts:
+    done = {}   # rewritten form -> (simplified, sign) of an attempt that finished
+    for name, rewrite in attempts:
         try:
             with work_limit(work):
-                simplified = attempt(diff)
-                verdict = sign_holds(simplified, relation)
+                form = rewrite(diff)
+                if form in done:   # a rewriting that changed nothing (no Phi, no Piecewise):
+                    simplified, verdict = done[form]   # the same simplify, the same sign
+                else:
+                    simplified = sp.simplify(form)
+                    verdict = sign_holds(simplified, relation)
+                    done[form] = simplified, verdict
         except WorkExhausted:
             tried.append(f"{name}: undecided within its budget ({work} heartbeats)")
             continue
