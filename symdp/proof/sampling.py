@@ -107,12 +107,33 @@ def _range_candidates(domain: sp.Set, rng: random.Random, count: int) -> tuple[l
 
     def inside(v):
         if v not in member:
-            member[v] = bool(sp.Integer(v) in domain)
+            here = _integer_in(v, domain)
+            member[v] = bool(sp.Integer(v) in domain) if here is None else here
         return member[v]
 
     edges = [sp.Integer(v) for v in edges if inside(v)]
     interior = [sp.Integer(v) for v in interior if inside(v)]
     return edges, interior
+
+
+def _integer_in(v: int, domain: sp.Set) -> bool | None:
+    """``v in domain`` for an integer ``v``, in Python integers, when the domain is a Range
+    with integer start and step (its stop an integer or oo) or a union of such Ranges: v is
+    in ``Range(a, b, s)``, s > 0, iff a <= v < b and s divides v - a (and for s < 0 iff
+    b < v <= a and |s| divides a - v), which is SymPy's answer.  None for any other set
+    (SymPy decides)."""
+    if isinstance(domain, sp.Union):
+        parts = [_integer_in(v, part) for part in domain.args]
+        return None if None in parts else any(parts)
+    if not isinstance(domain, sp.Range):
+        return None
+    start, stop, step = domain.start, domain.stop, domain.step
+    if not (start.is_Integer and step.is_Integer and (stop.is_Integer or stop in (sp.oo, -sp.oo))):
+        return None
+    a, s = int(start), int(step)
+    if s > 0:
+        return a <= v and (stop is sp.oo or v < int(stop)) and (v - a) % s == 0
+    return v <= a and (stop is -sp.oo or int(stop) < v) and (a - v) % -s == 0
 
 
 def is_integer_domain(domain: sp.Set) -> bool:

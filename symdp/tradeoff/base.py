@@ -23,6 +23,7 @@ it (``G_{\mu}(x)``) and whose ``doit()`` is the closed form.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import mpmath
@@ -340,8 +341,10 @@ def _simplify(e):
     return sp.simplify(phi_normal_form(e))
 
 
+@functools.lru_cache(maxsize=1024)
 def _limit_slope(p: Piece, at_lo: bool):
-    """g'(lo+) or g'(hi-), through a limit when the slope is infinite there."""
+    """g'(lo+) or g'(hi-), through a limit when the slope is infinite there.  Kept per
+    piece: a conjugate or privacy profile at each new y or eps needs the same slopes."""
     t = p.g.variables[0]
     dg = sp.diff(p.g.expr, t)
     point = p.lo if at_lo else p.hi

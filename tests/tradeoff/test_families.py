@@ -1,6 +1,8 @@
 """Each family against its definition T(P, Q): the Neyman–Pearson test on the actual
 distributions, computed independently in mpmath (quadrature, root-finding) at 45 digits."""
 
+from statistics import NormalDist
+
 import mpmath
 import pytest
 import sympy as sp
@@ -46,21 +48,47 @@ def test_eps_delta_equals_neyman_pearson_of_two_point_construction(eps, delta):
             assert mpmath.almosteq(got, expected, abs_eps=mpmath.mpf(10) ** (-DPS + 5)), (s, got, expected)
 
 
+def _normal_density(x, mu):
+    return mpmath.exp(-(x - mu) ** 2 / 2) / mpmath.sqrt(2 * mpmath.pi)
+
+
 def _gauss_tail_quad(c, mu):
     """P(N(mu,1) <= c) by quadrature of the density (independent of Phi)."""
-    dens = lambda x: mpmath.exp(-(x - mu) ** 2 / 2) / mpmath.sqrt(2 * mpmath.pi)
+    dens = lambda x: _normal_density(x, mu)
     return mpmath.quad(dens, [-mpmath.inf, mu, c]) if c > mu else mpmath.quad(dens, [-mpmath.inf, c])
 
 
+def _solve_increasing(F, dF, target, float_F):
+    """The c with F(c) = target, F increasing with derivative dF (a density, so exact):
+    Newton on the quadrature F, started from the root of float_F (stdlib floats) by bisection."""
+    lo, hi = -40.0, 40.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if float_F(mid) < float(target) else (lo, mid)
+    return mpmath.findroot(lambda t: F(t) - target, (lo + hi) / 2, solver="newton", df=dF)
+
+
+@pytest.fixture(scope="module")
+def normal_thresholds():
+    """alpha -> c with P_{N(0,1)}(X > c) = alpha, at DPS digits: the Neyman–Pearson threshold,
+    which does not depend on mu, so it is found once for every G_mu."""
+    thresholds = {}
+    with mpmath.workdps(DPS):
+        for s in ALPHAS[1:-1]:
+            a = mpmath.mpf(_alpha(s).p) / _alpha(s).q
+            thresholds[s] = _solve_increasing(lambda t: _gauss_tail_quad(t, 0), lambda t: _normal_density(t, 0),
+                                              1 - a, NormalDist().cdf)
+    return thresholds
+
+
 @pytest.mark.parametrize("mu", ["1/2", "1", "3"])
-def test_gaussian_equals_neyman_pearson_on_normals(mu):
+def test_gaussian_equals_neyman_pearson_on_normals(mu, normal_thresholds):
     f = Gaussian(mu)
     with mpmath.workdps(DPS):
         m = mpmath.mpf(sp.Rational(mu).p) / sp.Rational(mu).q
         for s in ALPHAS[1:-1]:
-            a = mpmath.mpf(_alpha(s).p) / _alpha(s).q
             # reject x > c with P_{N(0,1)}(X > c) = a: c from the density by root-finding
-            c = mpmath.findroot(lambda t: 1 - _gauss_tail_quad(t, 0) - a, 0)
+            c = normal_thresholds[s]
             expected = _gauss_tail_quad(c, m)
             got = f.evaluate(_alpha(s), dps=DPS)
             assert mpmath.almosteq(got, expected, abs_eps=mpmath.mpf(10) ** -35), (s, got, expected)
@@ -72,16 +100,31 @@ def _laplace_cdf(x, loc):
     return mpmath.quad(dens, [-mpmath.inf, loc, x]) if x > loc else mpmath.quad(dens, [-mpmath.inf, x])
 
 
+LAPLACE_ALPHAS = ["1/100", "1/10", "1/4", "1/2", "3/4", "99/100"]
+
+
+@pytest.fixture(scope="module")
+def laplace_thresholds():
+    """alpha -> c with P_{Lap(0,1)}(X > c) = alpha, at DPS digits, found once for every L_mu:
+    Newton on the quadrature (d/dc = -density), started from the float quantile."""
+    thresholds = {}
+    with mpmath.workdps(DPS):
+        for s in LAPLACE_ALPHAS:
+            a = mpmath.mpf(_alpha(s).p) / _alpha(s).q
+            start = float(-mpmath.log(2 * a)) if a < 0.5 else float(mpmath.log(2 * (1 - a)))
+            thresholds[s] = mpmath.findroot(lambda t: 1 - _laplace_cdf(t, 0) - a, start, solver="newton",
+                                            df=lambda t: -mpmath.exp(-abs(t)) / 2)
+    return thresholds
+
+
 @pytest.mark.parametrize("mu", ["1/2", "2"])
-def test_laplace_equals_neyman_pearson_on_laplace_pair(mu):
+def test_laplace_equals_neyman_pearson_on_laplace_pair(mu, laplace_thresholds):
     f = Laplace(mu)
     with mpmath.workdps(DPS):
         m = mpmath.mpf(sp.Rational(mu).p) / sp.Rational(mu).q
-        for s in ["1/100", "1/10", "1/4", "1/2", "3/4", "99/100"]:
-            a = mpmath.mpf(_alpha(s).p) / _alpha(s).q
+        for s in LAPLACE_ALPHAS:
             # the likelihood ratio is non-decreasing in x: reject x > c; invert P(X > c) = a
-            start = float(-mpmath.log(2 * a)) if a < 0.5 else float(mpmath.log(2 * (1 - a)))
-            c = mpmath.findroot(lambda t: 1 - _laplace_cdf(t, 0) - a, start)
+            c = laplace_thresholds[s]
             expected = _laplace_cdf(c, m)
             got = f.evaluate(_alpha(s), dps=DPS)
             assert mpmath.almosteq(got, expected, abs_eps=mpmath.mpf(10) ** -35), (s, got, expected)
@@ -111,7 +154,9 @@ def test_inverse_of_asymmetric_mixture_is_the_reversed_pair():
         for s in ["1/20", "1/5", "1/2", "4/5"]:
             a = mpmath.mpf(_alpha(s).p) / _alpha(s).q
             size = lambda c: pm * _gauss_tail_quad(c, 1) + (1 - pm) * _gauss_tail_quad(c, 0)
-            c = mpmath.findroot(lambda t: size(t) - a, 0)
+            density = lambda c: pm * _normal_density(c, 1) + (1 - pm) * _normal_density(c, 0)
+            float_size = lambda c: 0.5 * NormalDist(1).cdf(c) + 0.5 * NormalDist(0).cdf(c)
+            c = _solve_increasing(size, density, a, float_size)
             expected = 1 - _gauss_tail_quad(c, 0)
             got = f.inverse().evaluate(_alpha(s), dps=DPS)
             assert mpmath.almosteq(got, expected, abs_eps=mpmath.mpf(10) ** -35), (s, got, expected)
