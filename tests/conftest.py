@@ -149,3 +149,44 @@ def fresh_kernel_memos():
     yield
     for table in tables:
         table.clear()
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """``symdp argv`` run in this process: exit code, stdout, stderr, and the warnings that
+    ``python -m symdp.cli.main`` would have printed on stderr."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    warnings: tuple
+
+
+def _printed_by_python(warning) -> bool:
+    """Whether a process would print this warning: Python's default filters hide deprecations
+    (but those raised in __main__, the CLI's module), import and resource warnings."""
+    if issubclass(warning.category, DeprecationWarning):
+        return warning.filename.replace("\\", "/").endswith("symdp/cli/main.py")
+    return not issubclass(warning.category, (PendingDeprecationWarning, ImportWarning, ResourceWarning))
+
+
+@pytest.fixture
+def symdp_in_process(capsys):
+    """``symdp_in_process(*argv)``: the CLI's ``main`` in this process (no interpreter to
+    start), for a test about what the command prints, not about the process boundary."""
+    import warnings
+
+    from symdp.cli.main import main
+
+    def run(*argv) -> CliRun:
+        capsys.readouterr()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                code = main(list(argv))
+            except SystemExit as exc:   # argparse
+                code = exc.code
+        out, err = capsys.readouterr()
+        return CliRun(code, out, err, tuple(str(w.message) for w in caught if _printed_by_python(w)))
+
+    return run

@@ -192,26 +192,37 @@ def _verify_document(json_path: Path, out: Path, pdf: bool, stdout: str):
     assert not missing, f"derivations not in the PDF's text: {missing[:5]}"
 
 
+@pytest.fixture(scope="module")
+def python_block(tmp_path_factory):
+    """Each ```python block run once as a script, in a scratch directory of its own that links
+    ``proofs/``: ``python_block(index)`` is its completed process, for every test that reads it."""
+    runs = {}
+
+    def run(index):
+        if index not in runs:
+            directory = _link_proofs(tmp_path_factory.mktemp(f"readme-python-{index}"))
+            script = directory / f"example_{index}.py"
+            script.write_text(_blocks("python")[index], encoding="utf-8")
+            runs[index] = subprocess.run([sys.executable, str(script)], cwd=directory, env=_env(),
+                                         capture_output=True, text=True, timeout=900)
+        return runs[index]
+
+    return run
+
+
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
-def test_readme_python_block_runs(index, scratch):
+def test_readme_python_block_runs(index, python_block):
     code = _blocks("python")[index]
-    script = scratch / f"example_{index}.py"
-    script.write_text(code, encoding="utf-8")
-    r = subprocess.run([sys.executable, str(script)], cwd=scratch, env=_env(),
-                       capture_output=True, text=True, timeout=900)
+    r = python_block(index)
     assert r.returncode == 0, f"{code}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
 
 
-def test_readme_tradeoff_block_prints_the_digits_it_computes(scratch):
+def test_readme_tradeoff_block_prints_the_digits_it_computes(python_block):
     """The trade-off block's numbers print the precision they were computed at (issue #14:
     they printed 15 digits) and agree with the definitions computed here with mpmath."""
     import mpmath
 
-    code = next(b for b in _blocks("python") if "evaluate_many" in b)
-    script = scratch / "tradeoff_block.py"
-    script.write_text(code, encoding="utf-8")
-    r = subprocess.run([sys.executable, str(script)], cwd=scratch, env=_env(),
-                       capture_output=True, text=True, timeout=900)
+    r = python_block(next(i for i, b in enumerate(_blocks("python")) if "evaluate_many" in b))
     assert r.returncode == 0, r.stderr[-2000:]
     lines = r.stdout.splitlines()
     inverse, exact, certified, back = lines[3], lines[4], lines[5], lines[6]

@@ -93,7 +93,16 @@ def sized(v: Fraction, name: str) -> Fraction:
 
 def ball(value) -> arb:
     """An Arb ball containing the exact rational ``value`` (at the current Arb precision)."""
+    if type(value) is Fraction:
+        # a pair's own parameter, at every tails call: looked up by its integers (a Fraction's
+        # hash and the size check cost more than the ball's tails; checked once, on a miss)
+        return _ball_of_ratio(value.numerator, value.denominator, ctx.prec)
     return _ball_at(exact(value), ctx.prec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ball_of_ratio(numerator: int, denominator: int, prec: int) -> arb:
+    return _ball_at(exact(Fraction(numerator, denominator)), prec)
 
 
 @functools.lru_cache(maxsize=4096)

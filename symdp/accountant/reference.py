@@ -23,6 +23,8 @@ r"""What other accountants say, for ``symdp account --compare`` (none of this is
 
 from __future__ import annotations
 
+import functools
+import math
 from fractions import Fraction
 
 import mpmath
@@ -66,13 +68,33 @@ def gdp_epsilon(mu, delta) -> mpmath.mpf:
         return hi
 
 
+@functools.lru_cache(maxsize=32)
+def _rdp_factors(s: mpmath.mpf, q: mpmath.mpf, top: int):
+    r"""The factors of the terms of every order's sum up to ``top``, at 50 digits:
+    :math:`(1-q)^j`, :math:`q^k` and :math:`e^{(k^2-k)/(2\sigma^2)}` for :math:`0 \le j, k
+    \le` ``top`` -- computed once for all orders (they do not depend on :math:`\alpha`)."""
+    with mpmath.workdps(50):
+        return (tuple((1 - q) ** j for j in range(top + 1)), tuple(q ** k for k in range(top + 1)),
+                tuple(mpmath.exp((k * k - k) / (2 * s * s)) for k in range(top + 1)))
+
+
 def rdp_poisson_gaussian(sigma, q, alpha: int) -> mpmath.mpf:
     """RDP of one step at integer order alpha (Mironov-Talwar-Zhang 2019, Sec. 3)."""
     with mpmath.workdps(50):
-        s, q = _mp(sigma), _mp(q)
-        total = mpmath.fsum(mpmath.binomial(alpha, k) * (1 - q) ** (alpha - k) * q ** k
-                            * mpmath.exp((k * k - k) / (2 * s * s)) for k in range(alpha + 1))
+        p, qk, e = _rdp_factors(_mp(sigma), _mp(q), max(alpha, ORDERS[-1]))
+        # binomial(alpha, k) exactly (an integer; mpmath.binomial goes through Gamma)
+        total = mpmath.fsum(math.comb(alpha, k) * p[alpha - k] * qk[k] * e[k]
+                            for k in range(alpha + 1))
         return mpmath.log(total) / (alpha - 1)
+
+
+@functools.lru_cache(maxsize=32)
+def _rdp_composed(phases: tuple) -> tuple:
+    """RDP_T(alpha) of the phases ((sigma, q, T) at 50 digits) composed, for every alpha in
+    ORDERS (RDP adds up under composition, Mironov 2017, Prop. 1): once for both conversions."""
+    with mpmath.workdps(50):
+        return tuple(sum(T * rdp_poisson_gaussian(s, q, a) for s, q, T in phases)
+                     for a in ORDERS)
 
 
 def rdp_epsilon(phases, delta, improved: bool = True):
@@ -80,8 +102,8 @@ def rdp_epsilon(phases, delta, improved: bool = True):
     with mpmath.workdps(50):
         d = _mp(delta)
         best = None
-        for a in ORDERS:
-            r = sum(int(T) * rdp_poisson_gaussian(s, q, a) for s, q, T in phases)
+        composed = _rdp_composed(tuple((_mp(s), _mp(q), int(T)) for s, q, T in phases))
+        for a, r in zip(ORDERS, composed):
             if improved:
                 e = r + mpmath.log(mpmath.mpf(a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
             else:

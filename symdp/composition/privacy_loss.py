@@ -500,8 +500,9 @@ def epsilon_for_delta(profile, delta, hi=None):
     bracketed root-finding (:func:`symdp.numeric.roots.decreasing_inverse`) at the
     current precision; the bracket [0, hi] is doubled until it holds the root (never
     returned as the answer: past 2^60 the search says the root lies beyond).  The
-    root-find is on δ(ε)/δ = 1, so its tolerance is relative to δ: an absolute one would
-    accept any ε once δ(ε) is below it (δ = 1e-300 used to give the bracket's end 64)."""
+    root-find is on :math:`\log\delta(\varepsilon) = \log\delta`, so its tolerance is
+    relative to δ: an absolute one would accept any ε once δ(ε) is below it (δ = 1e-300 used
+    to give the bracket's end 64)."""
     delta = mpmath.mpf(delta)
     if profile(mpmath.mpf(0)) <= delta:
         return mpmath.mpf(0)
@@ -515,7 +516,14 @@ def epsilon_for_delta(profile, delta, hi=None):
                                f"{mpmath.nstr(hi, 5)}: the profile stays above delta up to there")
     if delta == 0:
         return decreasing_inverse(profile, delta, lo=0, hi=hi)
-    return decreasing_inverse(lambda e: profile(e) / delta, 1, lo=0, hi=hi)
+    # on log δ(ε) = log δ, nearly linear in ε (a Gaussian tail's log is close to a parabola):
+    # on δ(ε)/δ = 1, exponential in ε, the bracketing solver stalled and bisection did the work
+    return decreasing_inverse(lambda e: _log(profile(e)), mpmath.log(delta), lo=0, hi=hi)
+
+
+def _log(x):
+    """log x, and -inf at x = 0 (past the largest loss δ(ε) = 0)."""
+    return mpmath.log(x) if x > 0 else mpmath.ninf
 
 
 def _arb_of(value, prec: int):

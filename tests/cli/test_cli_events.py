@@ -64,20 +64,34 @@ def test_event_every_kind_accounts(tmp_path, capsys, ev):
     assert "certified:" in out and "delta" in out
 
 
-@pytest.mark.parametrize("text,needle", [
+BAD_EVENTS = [
     ('{"kind": "gaussian", "sigma": 1,', "not valid JSON"),
     ('{"kind": "gaussian", "sigma": 0}', "sigma must be"),
     ('{"kind": "poisson_sampled", "q": 2, "event": {"kind": "gaussian", "sigma": 1}}', "q must be"),
     ('{"kind": "tradeoff", "formula": "1 - alpha"}', "dominating pair"),
     ('{"kind": "tradeoff", "formula": "1 - __import__(\'os\')"}', ""),
-])
-def test_bad_event_file_is_one_line_exit_2(tmp_path, text, needle):
+]
+
+
+@pytest.mark.parametrize("text,needle", BAD_EVENTS)
+def test_bad_event_file_is_one_line_exit_2(tmp_path, symdp_in_process, text, needle):
+    """In this process: the exit code and stderr the command gives, with the warnings a process
+    would print (the subprocess test below runs one of these as the user does)."""
+    r = symdp_in_process("account", "--event", write(tmp_path, text), "--delta", "1e-5")
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert needle in r.stderr and not r.warnings, r.warnings
+
+
+def test_bad_event_file_is_one_line_exit_2_in_a_process(tmp_path):
+    """The process boundary: a real ``symdp`` process exits 2 with one line on stderr."""
+    text, needle = BAD_EVENTS[-1]
     path = write(tmp_path, text)
     r = subprocess.run([sys.executable, "-m", "symdp.cli.main", "account", "--event", path, "--delta", "1e-5"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
-    assert needle in r.stderr
+    assert needle in r.stderr and "formula" in r.stderr   # refused as a formula, never run
 
 
 def test_event_and_flags_are_exclusive(tmp_path, capsys):

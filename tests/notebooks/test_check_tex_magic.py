@@ -17,11 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "06_check_tex_magic.ipynb"
 
 
-def test_the_magic_renders_the_verdicts_in_a_notebook(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+def test_the_magic_renders_the_verdicts_in_a_notebook(executed_notebook):
+    nb = executed_notebook(NOTEBOOK)   # run once with test_notebooks.py's run of it (conftest.py)
     tables = [o["data"]["text/html"] for c in nb.cells if c.cell_type == "code"
               for o in c.outputs if o.output_type == "execute_result"]
     assert len(tables) == 2

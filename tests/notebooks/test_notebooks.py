@@ -29,13 +29,10 @@ def test_notebook_is_stored_without_outputs(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path, monkeypatch):
-    # the kernel imports symdp from this checkout, whatever is installed
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(ROOT / "notebooks")}})
-    client.execute()  # raises CellExecutionError with the failing cell and its traceback
+def test_notebook_runs(path, executed_notebook):
+    # a fresh kernel importing symdp from this checkout, whatever is installed (conftest.py);
+    # raises CellExecutionError with the failing cell and its traceback
+    nb = executed_notebook(path)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors

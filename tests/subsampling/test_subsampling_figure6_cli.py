@@ -76,13 +76,15 @@ def test_cli_json_has_the_documented_keys_and_30_digit_numbers():
     assert out["latex"].startswith(r"C_{\frac{1}{5}}\left(f_{3,\frac{1}{10}}\right)")
 
 
-def test_cli_gaussian_text_and_errors():
+def test_cli_gaussian_text_and_errors(symdp_in_process):
     r = _cli("--mu", "1", "--p", "0.2", "--at", "0")
     assert r.returncode == 0, r.stderr
     assert "C_p(f) for f = G_1" in r.stdout and "0.0765849845096052414550818442" in r.stdout
+    # the errors in this process (the exit code, stderr and the warnings a process would print)
     for args, name in ((("--eps", "3", "--delta", "0.1", "--p", "1.5"), "p"),
                        (("--eps", "-1", "--delta", "0.1", "--p", "0.5"), "eps"),
                        (("--eps", "1", "--delta", "2", "--p", "0.5"), "delta"),
                        (("--mu", "-1", "--p", "0.5"), "mu")):
-        r = _cli(*args)
+        r = symdp_in_process("subsample", *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and name in r.stderr, (args, r.stderr)
+        assert not r.warnings, (args, r.warnings)
