@@ -35,7 +35,7 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
     diff = L - R
     from ...core.special import phi_normal_form, to_erfc  # local: no cycle through proof
 
-    # each attempt rewrites the difference, then simplifies it
+    # each attempt: a rewriting of the difference, then simplify and the sign
     attempts = [
         ("simplify", lambda d: d),
         ("simplify after Phi -> erfc", to_erfc),
@@ -43,17 +43,17 @@ def symbolic_certificates(lhs, rhs, relation, hypotheses, work: int, tried: list
         ("piecewise_fold + simplify", lambda d: sp.piecewise_fold(to_erfc(d))),
     ]
     simplified_forms = []
-    rewritten_by = {}   # a rewriting already simplified -> the attempt that did (no Phi: all 4 alike)
+    done = {}   # rewritten form -> (simplified, sign) of an attempt that finished
     for name, rewrite in attempts:
         try:
             with work_limit(work):
-                rewritten = rewrite(diff)
-                if rewritten in rewritten_by:   # simplify would repeat that attempt exactly
-                    tried.append(f"{name}: the same expression as {rewritten_by[rewritten]}")
-                    continue
-                rewritten_by[rewritten] = name
-                simplified = sp.simplify(rewritten)
-                verdict = sign_holds(simplified, relation)
+                form = rewrite(diff)
+                if form in done:   # a rewriting that changed nothing (no Phi, no Piecewise):
+                    simplified, verdict = done[form]   # the same simplify, the same sign
+                else:
+                    simplified = sp.simplify(form)
+                    verdict = sign_holds(simplified, relation)
+                    done[form] = simplified, verdict
         except WorkExhausted:
             tried.append(f"{name}: undecided within its budget ({work} heartbeats)")
             continue
