@@ -68,13 +68,7 @@ DERIVATIONS = [Derivation(
     chained=False,
     notes="SymPy's integral leaves erf/erfc terms it does not combine: decided at points only.",
     steps=(
-        # the symbolic stage is skipped: its "simplify after Phi -> erfc" ends at the edge of its
-        # work budget here, and ended within it in some runs of the same input (PROVED) and not
-        # in others (CHECKED_AT_POINTS) -- a determinism defect of the checker under
-        # investigation (session 8's note on issue #30); until it is fixed the step is decided
-        # at points, as its notes say, on every run
         Step(sp.Integral(-l_gauss ** 3 * phi, (x, -sp.oo, mu / 2)) + sp.Integral(l_gauss ** 3 * phi, (x, mu / 2, sp.oo)),
-             "=", FG.kappa3, "kappa_3(G_mu): |l|^3 split where l = 0 (x = mu/2)",
-             skip=("symbolic",)),
+             "=", FG.kappa3, "kappa_3(G_mu): |l|^3 split where l = 0 (x = mu/2)"),
     ),
 )]
