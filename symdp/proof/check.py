@@ -326,8 +326,9 @@ def _constant_points(symbols, hypotheses: dict, exprs) -> list:
     """Points where each real parameter takes a rational constant of the step, or its
     negative, that lies in its domain (``exp((x - 7/9)^2) > 1`` fails at x = 7/9 only), the
     other parameters the closed ends of theirs; at most :data:`PROBE_CONSTANT_POINTS`, in a
-    fixed order, and none when no parameter has such a constant.  The counterexample search proposes the same values
-    among many more (:mod:`symdp.proof.cascade.search`), after every proof attempt."""
+    fixed order, and none when no parameter has such a constant.  The counterexample search
+    proposes the same values among many more (:mod:`symdp.proof.cascade.search`), after every
+    proof attempt."""
     import itertools
 
     from .cascade.search import rational_constants
